@@ -1,0 +1,21 @@
+/** A wrong command line: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  readonly exitCode = 2;
+}
+
+export const HELP = `atrium — inference, provenance and benchmark tracking in one command
+
+Usage:
+  atrium serve [--services inference,provenance,bench] [--config FILE] [--data-dir DIR]
+  atrium --version
+  atrium help
+
+serve      Start the services (all three by default) and keep running until SIGTERM/SIGINT.
+  --services   Comma-separated subset of: inference, provenance, bench
+  --config     TOML configuration file (default: $ATRIUM_CONFIG, else ./atrium.toml when present)
+  --data-dir   Directory for the embedded defaults (default: ./data)
+
+Every configuration key can also be set as an environment variable: bench.port -> ATRIUM_BENCH_PORT.
+Exit codes: 0 ok, 1 failure, 2 usage or configuration error.
+`;

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+export const portField = (defaultPort: number) =>
+  z
+    .number()
+    .int()
+    .min(0, 'must be a port number 0-65535')
+    .max(65535, 'must be a port number 0-65535')
+    .default(defaultPort);
+
+export const hostField = z.string().min(1).default('127.0.0.1');
+
+export const databaseUrlField = z
+  .string()
+  .regex(/^(sqlite:|postgres(ql)?:\/\/)/, 'must start with sqlite: or postgres://')
+  .optional();
+
+/** The HTTP settings every service shares; each service adds its own keys next to these. */
+export const httpFields = (defaultPort: number) => ({
+  host: hostField,
+  port: portField(defaultPort),
+  /** Default: sqlite:<dataDir>/<service>.db */
+  database: databaseUrlField,
+  bodyLimit: z.number().int().positive().default(1_048_576),
+  corsOrigins: z.array(z.string()).default(['*']),
+  shutdownTimeoutMs: z.number().int().positive().default(10_000),
+});
+
+export const logSchema = z
+  .strictObject({
+    level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    access: z.boolean().default(true),
+  })
+  .default({ level: 'info', access: true });
+
+export type LogConfig = z.infer<typeof logSchema>;
+
+export interface HttpConfig {
+  host: string;
+  port: number;
+  database?: string | undefined;
+  bodyLimit: number;
+  corsOrigins: string[];
+  shutdownTimeoutMs: number;
+}

@@ -1,0 +1,14 @@
+export { envName } from './config/env.js';
+export { ConfigError } from './config/errors.js';
+export { type HttpConfig, httpFields, type LogConfig, logSchema } from './config/fields.js';
+export { type LoadConfigOptions, loadConfig } from './config/load.js';
+export { type Database, type OpenDatabaseOptions, openDatabase } from './db/connect.js';
+export { dialectOf, type Migrations, migrateToLatest, openMigratedDatabase } from './db/migrate.js';
+export { type DatabaseTarget, parseDatabaseUrl } from './db/url.js';
+export { createHttpApp, type ErrorFormatter, type FormattedError, type HttpAppOptions } from './http/app.js';
+export { HttpMetrics } from './http/metrics.js';
+export { normalizeError } from './http/normalize-error.js';
+export { HttpError, type HttpProblem } from './http/problem.js';
+export { closeGracefully, onShutdownSignal } from './http/shutdown.js';
+export { createLogger, type Logger } from './log/logger.js';
+export type { ServiceContext, ServiceDefinition } from './service.js';

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { parseDatabaseUrl } from '../src/index.js';
+
+describe('parseDatabaseUrl', () => {
+  it.each([
+    ['sqlite:data/bench.db', { dialect: 'sqlite', path: 'data/bench.db' }],
+    ['sqlite:/abs/path.db', { dialect: 'sqlite', path: '/abs/path.db' }],
+    ['sqlite:///abs/path.db', { dialect: 'sqlite', path: '/abs/path.db' }],
+    ['sqlite::memory:', { dialect: 'sqlite', path: ':memory:' }],
+    ['postgres://u@h:5432/db', { dialect: 'postgres', connectionString: 'postgres://u@h:5432/db', schema: undefined }],
+    [
+      'postgresql://u@h/db?schema=bench&sslmode=disable',
+      { dialect: 'postgres', connectionString: 'postgresql://u@h/db?sslmode=disable', schema: 'bench' },
+    ],
+  ])('%s', (url, expected) => {
+    expect(parseDatabaseUrl(url)).toEqual(expected);
+  });
+
+  it.each([
+    ['mysql://x', /must start with sqlite: or postgres:\/\//],
+    ['sqlite:', /missing file path/],
+    ['postgres://h/db?schema=x;drop', /schema must be a lower-case SQL identifier/],
+  ])('rejects %s', (url, message) => {
+    expect(() => parseDatabaseUrl(url)).toThrow(message);
+  });
+});

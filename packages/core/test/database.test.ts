@@ -1,0 +1,78 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { dialectOf, type Migrations, migrateToLatest, openDatabase, openMigratedDatabase } from '../src/index.js';
+import { describeEachDialect } from '../src/testing/index.js';
+
+interface Db {
+  counter: { name: string; n: number };
+}
+
+const migrations: Migrations = {
+  '0001_counter': {
+    async up(db) {
+      await db.schema
+        .createTable('counter')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('n', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+describeEachDialect('database', ({ dialect, url }) => {
+  it('migrates once, then upserts and reads counters', async () => {
+    const database = await openMigratedDatabase<Db>(url(), 'demo', migrations);
+    try {
+      expect(database.dialect).toBe(dialect);
+      expect(dialectOf(database.db as never)).toBe(dialect);
+      expect(await migrateToLatest(database.db as never, 'demo', migrations)).toEqual([]);
+      const bump = () =>
+        database.db
+          .insertInto('counter')
+          .values({ name: 'hits', n: 1 })
+          .onConflict((oc) => oc.column('name').doUpdateSet((eb) => ({ n: eb('counter.n', '+', 1) })))
+          .execute();
+      await Promise.all([bump(), bump(), bump()]);
+      const row = await database.db.selectFrom('counter').selectAll().executeTakeFirstOrThrow();
+      expect(row).toEqual({ name: 'hits', n: 3 });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('reports a failing migration by name and closes the connection', async () => {
+    const broken: Migrations = { ...migrations, '0002_broken': { up: (db) => sql`create tabel nope`.execute(db) } };
+    await expect(openMigratedDatabase(url(), 'demo', broken)).rejects.toThrow(/demo: migration 0002_broken failed/);
+  });
+
+  it('keeps each service in its own migration bookkeeping', async () => {
+    const database = openDatabase<Db>(url());
+    try {
+      expect(await migrateToLatest(database.db as never, 'one', migrations)).toEqual(['0001_counter']);
+      const tables = await database.db.introspection.getTables();
+      expect(tables.map((t) => t.name)).toEqual(
+        expect.arrayContaining(['counter', 'one_migration', 'one_migration_lock']),
+      );
+    } finally {
+      await database.close();
+    }
+  });
+});
+
+describe('sqlite settings', () => {
+  it('turns on WAL, foreign keys and a busy timeout', async () => {
+    const { createTestDatabase } = await import('../src/testing/index.js');
+    const target = await createTestDatabase('sqlite');
+    const database = openDatabase<unknown>(target.url);
+    try {
+      const pragma = async (name: string) =>
+        Object.values((await sql.raw(`pragma ${name}`).execute(database.db)).rows[0] as object)[0];
+      expect(await pragma('journal_mode')).toBe('wal');
+      expect(await pragma('foreign_keys')).toBe(1);
+      expect(await pragma('busy_timeout')).toBe(5000);
+    } finally {
+      await database.close();
+      await target.drop();
+    }
+  });
+});

@@ -1,0 +1,53 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { closeGracefully, createHttpApp, type ErrorFormatter } from '../src/index.js';
+import { listen, silentLogger } from '../src/testing/index.js';
+
+const formatError: ErrorFormatter = (problem) => ({ statusCode: problem.status, body: { message: problem.message } });
+
+async function appWithSlowRoute(delayMs: number) {
+  const app = await createHttpApp({
+    service: 'demo',
+    http: { bodyLimit: 1024, corsOrigins: ['*'] },
+    logger: silentLogger,
+    accessLog: false,
+    formatError,
+  });
+  const events: string[] = [];
+  app.get('/slow', async () => {
+    await sleep(delayMs);
+    events.push('handler done');
+    return { done: true };
+  });
+  app.addHook('onClose', async () => {
+    events.push('database closed');
+  });
+  return { app, events, base: await listen(app) };
+}
+
+describe('closeGracefully', () => {
+  it('lets in-flight requests finish, refuses new ones, then closes the database', async () => {
+    const { app, events, base } = await appWithSlowRoute(300);
+    const inFlight = fetch(`${base}/slow`);
+    await sleep(50);
+    const closing = closeGracefully(app, 5000);
+    await sleep(20);
+    await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    const response = await inFlight;
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ done: true });
+    await closing;
+    expect(events).toEqual(['handler done', 'database closed']);
+  });
+
+  it('stops waiting at the deadline', async () => {
+    const { app, events, base } = await appWithSlowRoute(5000);
+    const inFlight = fetch(`${base}/slow`).catch((error: Error) => error);
+    await sleep(50);
+    const started = Date.now();
+    await closeGracefully(app, 200);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await inFlight).toBeInstanceOf(Error);
+    expect(events).toEqual(['database closed']);
+  });
+});

@@ -1,0 +1,16 @@
+function escapeNonAscii(json: string): string {
+  return json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
+  return sorted;
+}
+
+/** Serialises like AiiDA's Flask app: keys sorted at every level, ASCII only, compact, newline-terminated. */
+export function aiidaJson(value: unknown): string {
+  return `${escapeNonAscii(JSON.stringify(sortKeys(value)))}\n`;
+}
