@@ -11,7 +11,13 @@ export interface LoadResult {
 /** Drives one URL with autocannon (loopback only) and returns throughput and latency percentiles. */
 export async function load(
   url: string,
-  options: { connections?: number; durationSeconds?: number; method?: 'GET' | 'POST'; body?: string; headers?: Record<string, string> } = {},
+  options: {
+    connections?: number;
+    durationSeconds?: number;
+    method?: 'GET' | 'POST';
+    body?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<LoadResult> {
   const result = await autocannon({
     url,

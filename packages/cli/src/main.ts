@@ -1,4 +1,5 @@
 import { ConfigError } from '@atrium/core';
+import { inference } from './commands/inference.js';
 import { serve } from './commands/serve.js';
 import { HELP, UsageError } from './usage.js';
 import { ATRIUM_VERSION } from './version.js';
@@ -8,6 +9,8 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
       return serve(rest);
+    case 'inference':
+      return inference(rest);
     case '--version':
     case '-v':
     case 'version':

@@ -8,6 +8,7 @@ export const HELP = `atrium — inference, provenance and benchmark tracking in 
 
 Usage:
   atrium serve [--services inference,provenance,bench] [--config FILE] [--data-dir DIR]
+  atrium inference make-test-model <out.gguf>
   atrium --version
   atrium help
 
@@ -15,6 +16,9 @@ serve      Start the services (all three by default) and keep running until SIGT
   --services   Comma-separated subset of: inference, provenance, bench
   --config     TOML configuration file (default: $ATRIUM_CONFIG, else ./atrium.toml when present)
   --data-dir   Directory for the embedded defaults (default: ./data)
+
+inference make-test-model
+           Write the tiny generated GGUF test model (deterministic, ~660 KB) to <out.gguf>.
 
 Every configuration key can also be set as an environment variable: bench.port -> ATRIUM_BENCH_PORT.
 Exit codes: 0 ok, 1 failure, 2 usage or configuration error.

@@ -41,7 +41,14 @@ describeEachDialect('database', ({ dialect, url }) => {
   });
 
   it('reports a failing migration by name and closes the connection', async () => {
-    const broken: Migrations = { ...migrations, '0002_broken': { up: (db) => sql`create tabel nope`.execute(db) } };
+    const broken: Migrations = {
+      ...migrations,
+      '0002_broken': {
+        up: async (db) => {
+          await sql`create tabel nope`.execute(db);
+        },
+      },
+    };
     await expect(openMigratedDatabase(url(), 'demo', broken)).rejects.toThrow(/demo: migration 0002_broken failed/);
   });
 

@@ -14,6 +14,9 @@ import type { HttpProblem } from './problem.js';
 import { requestIdFrom } from './request-id.js';
 import { validatorCompiler } from './validators.js';
 
+/** Health checks and scrapes arrive every few seconds forever: counted in metrics, kept out of the access log. */
+const PROBE_ROUTES = new Set(['/healthz', '/metrics']);
+
 export interface FormattedError {
   statusCode: number;
   /** A JSON value, or a string that is already serialised JSON. */
@@ -65,7 +68,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? '(unmatched)';
     metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
-    if (options.accessLog) {
+    if (options.accessLog && !PROBE_ROUTES.has(route)) {
       request.log.info(
         { method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 100) / 100 },
         'request',

@@ -1,5 +1,5 @@
 import type { DestinationStream, Logger } from 'pino';
-import { pino, stdSerializers } from 'pino';
+import { pino, destination as pinoDestination, stdSerializers } from 'pino';
 import type { LogConfig } from '../config/fields.js';
 
 export type { Logger } from 'pino';
@@ -27,6 +27,7 @@ export function createLogger(config: Pick<LogConfig, 'level'>, destination?: Des
       redact: { paths: SECRET_PATHS, censor: '[redacted]' },
       serializers: { err: stdSerializers.err },
     },
-    destination,
+    // Asynchronous stdout writes keep logging off the request path; pino flushes them on exit.
+    destination ?? pinoDestination({ dest: 1, sync: false }),
   );
 }
