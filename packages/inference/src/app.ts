@@ -1,13 +1,25 @@
 import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
+import { acceptedKeys, KeyRing } from './auth/static-keys.js';
+import { Catalogue } from './catalogue.js';
 import type { InferenceConfig } from './config.js';
+import { registerBearerAuth } from './http/auth.js';
+import { registerChatRoutes } from './http/chat-routes.js';
+import { registerEmbeddingRoutes } from './http/embedding-routes.js';
 import { formatInferenceError } from './http/errors.js';
 import { registerModelRoutes } from './http/model-routes.js';
 import { openInferenceDatabase } from './storage/open.js';
 
 export async function buildInferenceApp(config: InferenceConfig, context: ServiceContext): Promise<FastifyInstance> {
   const database = await openInferenceDatabase(config.database ?? `sqlite:${join(context.dataDir, 'inference.db')}`);
+  let catalogue: Catalogue;
+  try {
+    catalogue = await Catalogue.open(config, context.dataDir, context.logger.child({ service: 'inference' }));
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
   const app = await createHttpApp({
     service: 'inference',
     http: config,
@@ -15,7 +27,13 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
     accessLog: context.accessLog,
     formatError: formatInferenceError,
   });
-  app.addHook('onClose', () => database.close());
-  registerModelRoutes(app, config);
+  app.addHook('onClose', async () => {
+    await catalogue.close();
+    await database.close();
+  });
+  registerBearerAuth(app, new KeyRing(acceptedKeys(config)));
+  registerModelRoutes(app, catalogue.list, config.ownedBy);
+  registerChatRoutes(app, catalogue, new Set(config.media.allowedHosts));
+  registerEmbeddingRoutes(app, catalogue);
   return app;
 }

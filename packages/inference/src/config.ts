@@ -1,7 +1,33 @@
+import { randomBytes } from 'node:crypto';
 import { httpFields } from '@atrium/core';
 import { z } from 'zod';
 
 const startedAt = Math.floor(Date.now() / 1000);
+
+export const MODALITIES = ['text', 'image', 'audio', 'video'] as const;
+export type Modality = (typeof MODALITIES)[number];
+
+const embeddedBackend = z.strictObject({
+  type: z.literal('embedded'),
+  /** A GGUF file; default: the generated tiny test model under `<dataDir>/models/`. */
+  path: z.string().min(1).optional(),
+  /** llama.cpp threads; more threads than free cores is ~100x slower, so 1 unless measured otherwise. */
+  threads: z.number().int().positive().default(1),
+  /** Sequences evaluated together in one batch (concurrent requests per engine). */
+  sequences: z.number().int().min(1).max(64).default(4),
+});
+
+const upstreamBackend = z.strictObject({
+  type: z.literal('upstream'),
+  /** Base URLs (without `/v1`) of OpenAI-compatible servers serving this model, e.g. vLLM replicas. */
+  replicas: z
+    .array(z.string().regex(/^https?:\/\/[^/?#]+$/, 'must be http(s)://host[:port] without a path'))
+    .min(1, 'needs at least one replica'),
+  /** Sent upstream as `Authorization: Bearer <apiKey>`. */
+  apiKey: z.string().min(1).optional(),
+  /** The model name the upstream serves (vLLM's --served-model-name); default: the public id. */
+  model: z.string().min(1).optional(),
+});
 
 export const modelSchema = z.strictObject({
   /** `<vendor>/<model_name>`, the value clients pass as `model`. */
@@ -9,16 +35,69 @@ export const modelSchema = z.strictObject({
   /** Unix seconds; defaults to the gateway's start time. */
   created: z.number().int().nonnegative().default(startedAt),
   contextLength: z.number().int().positive(),
+  /** Input modalities; text is always included. */
+  modalities: z
+    .array(z.enum(MODALITIES))
+    .default(['text'])
+    .transform((list) => [...new Set<Modality>(['text', ...list])]),
+  capabilities: z
+    .strictObject({
+      /** Off for models served without auto tool choice (the `-thinking` variants). */
+      tools: z.boolean().default(true),
+      embeddings: z.boolean().default(false),
+      reasoning: z.boolean().default(false),
+    })
+    .prefault({}),
+  backend: z.discriminatedUnion('type', [embeddedBackend, upstreamBackend]),
 });
+
+export const routingSchema = z
+  .strictObject({
+    connectTimeoutMs: z.number().int().positive().default(5_000),
+    /** Until the upstream's response headers arrive (prompt processing included). */
+    firstByteTimeoutMs: z.number().int().positive().default(120_000),
+    /** Longest silence between two chunks of a response body. */
+    idleTimeoutMs: z.number().int().positive().default(60_000),
+    healthIntervalMs: z.number().int().positive().default(5_000),
+    /** How long a replica is skipped after it failed. */
+    ejectMs: z.number().int().positive().default(10_000),
+    /** Consecutive 5xx answers that eject a replica (a refused connection ejects at once). */
+    failureThreshold: z.number().int().positive().default(3),
+    /** Keep-alive connections per replica. */
+    connectionsPerReplica: z.number().int().positive().default(128),
+  })
+  .prefault({});
+
+/** The demo key: `ATRIUM_DEMO_KEY`, else a fresh random one (shown in the start banner). */
+const demoKeyDefault = () => process.env.ATRIUM_DEMO_KEY || `sk-demo-${randomBytes(18).toString('base64url')}`;
 
 export const inferenceConfigSchema = z
   .strictObject({
     ...httpFields(8000),
     /** `owned_by` of every model: the gateway's name. */
     ownedBy: z.string().min(1).default('atrium'),
+    /** The catalogue; when empty, the embedded engine serves the generated tiny test model. */
     models: z.array(modelSchema).default([]),
+    auth: z
+      .strictObject({
+        /** Bearer tokens accepted until per-project keys exist. */
+        staticKeys: z.array(z.string().min(8)).default([]),
+        /** Accepted only while `staticKeys` is empty. */
+        demoKey: z.string().min(8).default(demoKeyDefault),
+      })
+      .prefault({}),
+    media: z
+      .strictObject({
+        /** Hosts whose http(s) media URLs may be forwarded; `data:` URLs are always allowed. */
+        allowedHosts: z.array(z.string().min(1)).default([]),
+      })
+      .prefault({}),
+    routing: routingSchema,
   })
   .prefault({});
 
 export type InferenceConfig = z.infer<typeof inferenceConfigSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
+export type EmbeddedBackend = z.infer<typeof embeddedBackend>;
+export type UpstreamBackend = z.infer<typeof upstreamBackend>;
+export type RoutingConfig = z.infer<typeof routingSchema>;

@@ -1,9 +1,14 @@
 import type { ServiceDefinition } from '@atrium/core';
 import { buildInferenceApp } from './app.js';
+import { describeInference } from './banner.js';
 import { type InferenceConfig, inferenceConfigSchema } from './config.js';
 
 export { buildInferenceApp } from './app.js';
 export { type InferenceConfig, inferenceConfigSchema, type ModelConfig } from './config.js';
+export type { EngineOptions } from './engine/options.js';
+export { type EngineProcess, spawnEngine } from './engine/process.js';
+export { buildTestModel, TEST_MODEL_CONTEXT_LENGTH, TEST_MODEL_REPLY } from './gguf/test-model.js';
+export { TEST_MODEL_ID, testModelPath, writeTestModel } from './gguf/test-model-file.js';
 export { openInferenceDatabase } from './storage/open.js';
 export { createProject, listProjects, type Project } from './storage/projects.js';
 
@@ -11,5 +16,5 @@ export const inferenceService: ServiceDefinition<InferenceConfig> = {
   name: 'inference',
   configSchema: inferenceConfigSchema,
   build: buildInferenceApp,
-  describe: (_config, baseUrl) => `${baseUrl}/v1/`,
+  describe: describeInference,
 };

@@ -14,7 +14,15 @@ describe('inference /v1/models', () => {
     const config = inferenceConfigSchema.parse({
       port: 0,
       ownedBy: 'atrium-test',
-      models: [{ id: 'qwen/qwen3-coder', created: 1_735_689_600, contextLength: 262_144 }],
+      auth: { staticKeys: ['sk-models-test-key'] },
+      models: [
+        {
+          id: 'qwen/qwen3-coder',
+          created: 1_735_689_600,
+          contextLength: 262_144,
+          backend: { type: 'upstream', replicas: ['http://127.0.0.1:9'] },
+        },
+      ],
     });
     app = await buildInferenceApp(config, { logger: silentLogger, dataDir, accessLog: false });
     base = await listen(app);
@@ -22,7 +30,7 @@ describe('inference /v1/models', () => {
   afterAll(() => app.close());
 
   it('lists the configured models', async () => {
-    const response = await fetch(`${base}/v1/models`);
+    const response = await fetch(`${base}/v1/models`, { headers: { authorization: 'Bearer sk-models-test-key' } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       object: 'list',
@@ -39,7 +47,7 @@ describe('inference /v1/models', () => {
   });
 
   it('answers errors in the OpenAI envelope', async () => {
-    const response = await fetch(`${base}/v1/nothing`);
+    const response = await fetch(`${base}/v1/nothing`, { headers: { authorization: 'Bearer sk-models-test-key' } });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       error: { message: 'no route for GET /v1/nothing', type: 'invalid_request_error', param: null, code: 'not_found' },

@@ -1,10 +1,22 @@
+import { HttpError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
-import type { InferenceConfig } from '../config.js';
+import type { ModelConfig } from '../config.js';
 import { toModelObject } from '../wire/models.js';
 
-export function registerModelRoutes(app: FastifyInstance, config: InferenceConfig): void {
-  const list = JSON.stringify({ object: 'list', data: config.models.map((m) => toModelObject(m, config.ownedBy)) });
+export const modelNotFound = (id: string) =>
+  new HttpError(404, 'model_not_found', `The model \`${id}\` does not exist or you do not have access to it.`, 'model');
+
+export function registerModelRoutes(app: FastifyInstance, models: readonly ModelConfig[], ownedBy: string): void {
+  const objects = new Map(models.map((m) => [m.id, JSON.stringify(toModelObject(m, ownedBy))]));
+  const list = `{"object":"list","data":[${[...objects.values()].join(',')}]}`;
   app.get('/v1/models', (_request, reply) => {
     reply.type('application/json').send(list);
+  });
+  // Model ids contain a slash (`vendor/name`), hence the wildcard.
+  app.get('/v1/models/*', (request, reply) => {
+    const id = (request.params as { '*': string })['*'];
+    const object = objects.get(id);
+    if (!object) throw modelNotFound(id);
+    reply.type('application/json').send(object);
   });
 }

@@ -1,0 +1,95 @@
+import type { Logger } from '@atrium/core';
+import type { InferenceConfig, ModelConfig } from './config.js';
+import { EngineSupervisor } from './engine/supervisor.js';
+import { TEST_MODEL_CONTEXT_LENGTH } from './gguf/test-model.js';
+import { ensureTestModel, TEST_MODEL_ID, testModelPath } from './gguf/test-model-file.js';
+import { Replica } from './router/replica.js';
+import { UpstreamGroup } from './router/upstream-group.js';
+
+export interface ServedModel {
+  config: ModelConfig;
+  /** The name the model server knows the model by. */
+  upstreamName: string;
+  group: UpstreamGroup;
+}
+
+/** What `npm start` serves when no model is configured: the generated tiny test model on the embedded engine. */
+export function defaultModels(): ModelConfig[] {
+  return [
+    {
+      id: TEST_MODEL_ID,
+      created: Math.floor(Date.now() / 1000),
+      contextLength: TEST_MODEL_CONTEXT_LENGTH,
+      modalities: ['text'],
+      capabilities: { tools: false, embeddings: true, reasoning: false },
+      backend: { type: 'embedded', threads: 1, sequences: 4 },
+    },
+  ];
+}
+
+const servedModelConfigs = (config: InferenceConfig): ModelConfig[] =>
+  config.models.length > 0 ? config.models : defaultModels();
+
+/**
+ * The models the gateway serves, each behind an upstream group: the configured replicas, or one replica whose
+ * address follows an embedded engine process through its restarts.
+ */
+export class Catalogue {
+  private constructor(
+    private readonly models: Map<string, ServedModel>,
+    private readonly supervisors: EngineSupervisor[],
+  ) {}
+
+  static async open(config: InferenceConfig, dataDir: string, logger: Logger): Promise<Catalogue> {
+    const models = new Map<string, ServedModel>();
+    const supervisors: EngineSupervisor[] = [];
+    for (const model of servedModelConfigs(config)) {
+      const backend = model.backend;
+      if (backend.type === 'upstream') {
+        const replicas = backend.replicas.map((origin) => new Replica(origin, config.routing));
+        const group = new UpstreamGroup(model.id, replicas, backend.apiKey);
+        group.startHealthChecks(config.routing.healthIntervalMs);
+        models.set(model.id, { config: model, upstreamName: backend.model ?? model.id, group });
+        continue;
+      }
+      const modelPath = backend.path ?? testModelPath(dataDir);
+      if (backend.path === undefined) ensureTestModel(modelPath);
+      const replica = new Replica(undefined, config.routing);
+      const supervisor = new EngineSupervisor(
+        {
+          modelPath,
+          modelName: model.id,
+          threads: backend.threads,
+          sequences: backend.sequences,
+          contextSize: model.contextLength,
+          host: '127.0.0.1',
+          port: 0,
+        },
+        logger,
+        { onReady: (origin) => replica.setOrigin(origin), onDown: () => replica.setOrigin(undefined) },
+      );
+      supervisors.push(supervisor);
+      models.set(model.id, {
+        config: model,
+        upstreamName: model.id,
+        group: new UpstreamGroup(model.id, [replica], undefined),
+      });
+    }
+    const catalogue = new Catalogue(models, supervisors);
+    await Promise.all(supervisors.map((s) => s.start()));
+    return catalogue;
+  }
+
+  get(id: string): ServedModel | undefined {
+    return this.models.get(id);
+  }
+
+  get list(): ModelConfig[] {
+    return [...this.models.values()].map((m) => m.config);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.supervisors.map((s) => s.stop()));
+    await Promise.all([...this.models.values()].map((m) => m.group.close()));
+  }
+}

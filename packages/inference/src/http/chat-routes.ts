@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { Catalogue } from '../catalogue.js';
+import { type ChatRequest, chatRequestSchema } from '../wire/chat.js';
+import { validateChatRequest } from '../wire/chat-validation.js';
+import { normaliseCompletion } from '../wire/completion.js';
+import { SseRelay } from '../wire/sse-relay.js';
+import { toUpstreamChatBody, usageRequestOf } from '../wire/upstream-request.js';
+import { modelNotFound } from './model-routes.js';
+import { clientGone, relayStream, throwUpstreamError } from './upstream-io.js';
+
+export function registerChatRoutes(
+  app: FastifyInstance,
+  catalogue: Catalogue,
+  allowedMediaHosts: ReadonlySet<string>,
+): void {
+  app.post('/v1/chat/completions', { schema: { body: chatRequestSchema } }, async (request, reply) => {
+    const body = request.body as ChatRequest;
+    const served = catalogue.get(body.model);
+    if (!served) throw modelNotFound(body.model);
+    validateChatRequest(body, served.config, allowedMediaHosts);
+    const upstream = await served.group.dispatch({
+      path: '/v1/chat/completions',
+      body: toUpstreamChatBody(body, served.upstreamName),
+      signal: clientGone(reply),
+    });
+    if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
+    if (body.stream !== true) {
+      const completion = normaliseCompletion(await upstream.body.json(), served.config.id);
+      return reply.type('application/json').send(JSON.stringify(completion));
+    }
+    const rename =
+      served.upstreamName === served.config.id ? undefined : { from: served.upstreamName, to: served.config.id };
+    reply.header('content-type', 'text/event-stream').header('cache-control', 'no-cache');
+    return reply.send(relayStream(upstream, new SseRelay(usageRequestOf(body), rename)));
+  });
+}

@@ -1,0 +1,25 @@
+import { HttpError } from '@atrium/core';
+import type { FastifyInstance } from 'fastify';
+import type { Catalogue } from '../catalogue.js';
+import { type EmbeddingRequest, embeddingRequestSchema, toClientEmbeddings } from '../wire/embeddings.js';
+import { modelNotFound } from './model-routes.js';
+import { clientGone, throwUpstreamError } from './upstream-io.js';
+
+export function registerEmbeddingRoutes(app: FastifyInstance, catalogue: Catalogue): void {
+  app.post('/v1/embeddings', { schema: { body: embeddingRequestSchema } }, async (request, reply) => {
+    const body = request.body as EmbeddingRequest;
+    const served = catalogue.get(body.model);
+    if (!served) throw modelNotFound(body.model);
+    if (!served.config.capabilities.embeddings) {
+      throw new HttpError(400, 'embeddings_not_supported', `model '${body.model}' does not serve embeddings`, 'model');
+    }
+    const upstream = await served.group.dispatch({
+      path: '/v1/embeddings',
+      body: JSON.stringify({ ...body, model: served.upstreamName }),
+      signal: clientGone(reply),
+    });
+    if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
+    const result = toClientEmbeddings(await upstream.body.json(), served.config.id, body.encoding_format ?? 'float');
+    return reply.type('application/json').send(JSON.stringify(result));
+  });
+}

@@ -1,0 +1,54 @@
+import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
+import type { FastifyReply } from 'fastify';
+import type { UpstreamResponse } from '../router/upstream-group.js';
+import type { SseRelay } from '../wire/sse-relay.js';
+import { upstreamError } from '../wire/upstream-errors.js';
+
+const ERROR_BODY_LIMIT = 64 * 1024;
+
+/** An AbortSignal that fires when the client goes away before its response is complete. */
+export function clientGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+/** Reads at most 64 KiB of an upstream error body (vLLM can echo megabytes of input) and re-wraps it. */
+export async function throwUpstreamError(response: UpstreamResponse): Promise<never> {
+  let text = '';
+  for await (const chunk of response.body) {
+    text += String(chunk);
+    if (text.length > ERROR_BODY_LIMIT) break;
+  }
+  response.body.destroy();
+  throw upstreamError(response.statusCode, text);
+}
+
+const STREAM_FAILED =
+  'data: {"error":{"message":"the model server stopped responding mid-stream","type":"server_error","param":null,"code":"upstream_error"}}\n\ndata: [DONE]\n\n';
+
+/**
+ * The client's SSE body: upstream events through the relay; if the upstream breaks off after the 200 was
+ * sent, an in-band error event and `[DONE]`, as the OpenAI SDK expects.
+ */
+export function relayStream(response: UpstreamResponse, relay: SseRelay): Readable {
+  async function* events() {
+    const decoder = new StringDecoder('utf8');
+    let finished = false;
+    try {
+      for await (const chunk of response.body) {
+        const out = relay.push(decoder.write(chunk as Buffer));
+        if (out) yield out;
+      }
+      finished = true;
+    } catch {
+      yield STREAM_FAILED;
+    } finally {
+      if (!finished) response.body.destroy();
+    }
+  }
+  return Readable.from(events(), { objectMode: false });
+}

@@ -1,0 +1,117 @@
+import { HttpError } from '@atrium/core';
+import type { Dispatcher } from 'undici';
+import { pickReplica } from './balancer.js';
+import type { Replica } from './replica.js';
+
+export interface UpstreamResponse {
+  statusCode: number;
+  body: Dispatcher.ResponseData['body'];
+}
+
+export interface UpstreamRequest {
+  path: string;
+  body: string;
+  signal: AbortSignal;
+}
+
+const HEALTH_TIMEOUT_MS = 2_000;
+
+/**
+ * The replicas serving one model. A request goes to the least-loaded replica; if the connection fails or the
+ * replica answers 5xx before anything was relayed to the client, it is retried once on each other replica.
+ */
+export class UpstreamGroup {
+  private cursor = 0;
+  private healthTimer: NodeJS.Timeout | undefined;
+  private readonly headers: Record<string, string>;
+
+  constructor(
+    readonly modelId: string,
+    readonly replicas: readonly Replica[],
+    apiKey: string | undefined,
+  ) {
+    this.headers = { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
+  }
+
+  async dispatch(request: UpstreamRequest): Promise<UpstreamResponse> {
+    const tried = new Set<Replica>();
+    this.cursor = (this.cursor + 1) % this.replicas.length;
+    for (;;) {
+      const replica = pickReplica(this.replicas, Date.now(), tried, this.cursor);
+      const client = replica?.client;
+      if (!replica || !client) break;
+      tried.add(replica);
+      replica.outstanding++;
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await client.request({
+          method: 'POST',
+          path: request.path,
+          headers: this.headers,
+          body: request.body,
+          signal: request.signal,
+        });
+      } catch (error) {
+        replica.outstanding--;
+        if (request.signal.aborted) throw error;
+        replica.failed('connection');
+        continue;
+      }
+      if (response.statusCode >= 500) {
+        replica.failed('status');
+        if (tried.size < this.replicas.length) {
+          replica.outstanding--;
+          await response.body.dump().catch(() => undefined);
+          continue;
+        }
+      } else replica.succeeded();
+      response.body.once('close', () => replica.outstanding--);
+      return { statusCode: response.statusCode, body: response.body };
+    }
+    throw new HttpError(
+      503,
+      'upstream_unavailable',
+      `model '${this.modelId}' is unavailable: no model server answered; try again shortly`,
+    );
+  }
+
+  /** Probes every replica's `GET /health`; a healthy answer lifts an ejection, anything else imposes one. */
+  async checkHealth(): Promise<void> {
+    await Promise.all(
+      this.replicas.map(async (replica) => {
+        const client = replica.client;
+        if (!client) return;
+        try {
+          const { statusCode, body } = await client.request({
+            method: 'GET',
+            path: '/health',
+            headersTimeout: HEALTH_TIMEOUT_MS,
+            bodyTimeout: HEALTH_TIMEOUT_MS,
+          });
+          await body.dump();
+          if (statusCode === 200) replica.succeeded();
+          else replica.failed('connection');
+        } catch {
+          replica.failed('connection');
+        }
+      }),
+    );
+  }
+
+  startHealthChecks(intervalMs: number): void {
+    let running = false;
+    this.healthTimer = setInterval(() => {
+      if (running) return;
+      running = true;
+      void this.checkHealth().finally(() => {
+        running = false;
+      });
+    }, intervalMs);
+    this.healthTimer.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.healthTimer);
+    await Promise.all(this.replicas.map((r) => r.close()));
+  }
+}

@@ -1,0 +1,99 @@
+import { HttpError } from '@atrium/core';
+import type { ModelConfig } from '../config.js';
+import { type ChatRequest, requestedOutputTokens } from './chat.js';
+import { classifyPart, isMediaUrlAllowed } from './content-parts.js';
+
+/** vLLM's wording, which agent clients recognise, for tools sent to a model served without tool parsing. */
+export const TOOLS_DISABLED_MESSAGE =
+  '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set';
+
+const CHARS_PER_TOKEN = 4;
+const TOKENS_PER_MESSAGE = 4;
+
+/**
+ * A cheap prompt-size estimate (the gateway has no tokenizer): about 4 characters per token plus a few tokens
+ * of chat template per message. The upstream still enforces the exact limit.
+ */
+export function estimatePromptTokens(request: ChatRequest): number {
+  let chars = 0;
+  for (const message of request.messages) {
+    const content = message.content;
+    if (typeof content === 'string') chars += content.length;
+    else if (Array.isArray(content)) {
+      for (const part of content) if (typeof part.text === 'string') chars += part.text.length;
+    }
+  }
+  return Math.ceil(chars / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE * request.messages.length;
+}
+
+function checkContent(request: ChatRequest, model: ModelConfig, allowedHosts: ReadonlySet<string>): void {
+  for (const [m, message] of request.messages.entries()) {
+    if (!Array.isArray(message.content)) continue;
+    for (const [p, part] of message.content.entries()) {
+      const param = `messages[${m}].content[${p}]`;
+      const classified = classifyPart(part);
+      if ('refused' in classified)
+        throw new HttpError(400, 'invalid_content_part', `${param}: ${classified.refused}`, param);
+      if (!model.modalities.includes(classified.modality)) {
+        throw new HttpError(
+          400,
+          'unsupported_modality',
+          `${param} is ${classified.modality} input, which model '${model.id}' does not accept (it accepts ${model.modalities.join(', ')})`,
+          param,
+        );
+      }
+      if (classified.url !== undefined && !isMediaUrlAllowed(classified.url, allowedHosts)) {
+        throw new HttpError(
+          400,
+          'media_url_not_allowed',
+          `${param}: only data: URLs are accepted for media, or http(s) URLs on the configured allowlist`,
+          param,
+        );
+      }
+    }
+  }
+}
+
+function checkTools(request: ChatRequest, model: ModelConfig): void {
+  if (model.capabilities.tools) return;
+  const hasTools = Array.isArray(request.tools) && request.tools.length > 0;
+  const choice = request.tool_choice;
+  if (hasTools && choice !== 'none') {
+    throw new HttpError(
+      400,
+      'tools_not_supported',
+      TOOLS_DISABLED_MESSAGE,
+      choice === undefined ? 'tools' : 'tool_choice',
+    );
+  }
+  if (!hasTools && choice !== undefined && choice !== null && choice !== 'none') {
+    throw new HttpError(400, 'tools_not_supported', TOOLS_DISABLED_MESSAGE, 'tool_choice');
+  }
+}
+
+function checkContextLength(request: ChatRequest, model: ModelConfig): void {
+  const prompt = estimatePromptTokens(request);
+  const output = requestedOutputTokens(request) ?? 0;
+  if (prompt + output <= model.contextLength) return;
+  throw new HttpError(
+    400,
+    'context_length_exceeded',
+    `This model's maximum context length is ${model.contextLength} tokens. However, you requested ${prompt + output} tokens (about ${prompt} in the messages, ${output} in the completion). Please reduce the length of the messages or completion.`,
+    'messages',
+  );
+}
+
+/** Everything the gateway can refuse before a request reaches a model server. */
+export function validateChatRequest(request: ChatRequest, model: ModelConfig, allowedHosts: ReadonlySet<string>): void {
+  if (request.stream_options != null && request.stream !== true) {
+    throw new HttpError(
+      400,
+      'invalid_request',
+      'Stream options can only be defined when `stream=True`.',
+      'stream_options',
+    );
+  }
+  checkTools(request, model);
+  checkContent(request, model, allowedHosts);
+  checkContextLength(request, model);
+}

@@ -1,0 +1,51 @@
+import type { ChatMessage, ChatRequest } from './chat.js';
+
+/** vLLM-internal fields a client must not set through a shared gateway. */
+const INTERNAL_FIELDS = [
+  'kv_transfer_params',
+  'ec_transfer_params',
+  'vllm_xargs',
+  'logits_processors',
+  'priority',
+  'cache_salt',
+];
+
+/** Inbound assistant `reasoning_content` (llama.cpp, older vLLM) becomes `reasoning`, which current vLLM reads. */
+function renameReasoning(message: ChatMessage): ChatMessage {
+  if (message.reasoning_content === undefined) return message;
+  const { reasoning_content, ...rest } = message;
+  return rest.reasoning === undefined ? { ...rest, reasoning: reasoning_content } : rest;
+}
+
+/**
+ * The body sent upstream: the upstream's model name, usage always requested on streams (so usage is known
+ * even when the client leaves early), empty tool lists dropped (new vLLM rejects them), internal fields removed.
+ */
+export function toUpstreamChatBody(request: ChatRequest, upstreamModel: string): string {
+  const body: Record<string, unknown> = { ...request, model: upstreamModel };
+  for (const field of INTERNAL_FIELDS) delete body[field];
+  if (request.stream === true) body.stream_options = { include_usage: true, continuous_usage_stats: true };
+  else delete body.stream_options;
+  if (Array.isArray(request.tools) && request.tools.length === 0) {
+    delete body.tools;
+    delete body.tool_choice;
+  }
+  if (request.messages.some((m) => m.reasoning_content !== undefined))
+    body.messages = request.messages.map(renameReasoning);
+  return JSON.stringify(body);
+}
+
+/** What the client asked to see of usage in a stream. */
+export interface UsageRequest {
+  /** A final `choices: []` chunk with the totals. */
+  final: boolean;
+  /** Running usage on every chunk. */
+  continuous: boolean;
+}
+
+export function usageRequestOf(request: ChatRequest): UsageRequest {
+  const options = request.stream_options;
+  // As in vLLM, include_usage defaults to true once stream_options is present.
+  const final = options != null && options.include_usage !== false;
+  return { final, continuous: final && options?.continuous_usage_stats === true };
+}

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from '@atrium/core';
+import { listen, silentLogger } from '@atrium/core/testing';
+import type { FastifyInstance } from 'fastify';
+import OpenAI from 'openai';
+import { buildInferenceApp, inferenceConfigSchema } from '../../src/index.js';
+
+export const TEST_KEY = 'sk-test-0123456789abcdef';
+
+export interface TestGateway {
+  app: FastifyInstance;
+  base: string;
+  dataDir: string;
+  /** The official OpenAI client, pointed at the gateway, without retries (so failures show). */
+  client: OpenAI;
+  close(): Promise<void>;
+}
+
+/** Builds the inference app from a config object on a fresh data directory and listens on loopback. */
+export async function startGateway(
+  config: Record<string, unknown>,
+  logger: Logger = silentLogger,
+): Promise<TestGateway> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'atrium-inference-'));
+  const parsed = inferenceConfigSchema.parse({ port: 0, auth: { staticKeys: [TEST_KEY] }, ...config });
+  const app = await buildInferenceApp(parsed, { logger, dataDir, accessLog: true });
+  const base = await listen(app);
+  const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${base}/v1`, maxRetries: 0, timeout: 20_000 });
+  return {
+    app,
+    base,
+    dataDir,
+    client,
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A raw JSON POST with the test key, for cases the SDK would not send. */
+export function postJson(base: string, path: string, body: string, headers: Record<string, string> = {}) {
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_KEY}`, ...headers },
+    body,
+  });
+}
