@@ -2,12 +2,43 @@ import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import type { ProvenanceConfig } from './config.js';
+import { apiPlugin } from './http/api-plugin.js';
 import { formatProvenanceError } from './http/errors.js';
-import { registerServerRoutes } from './http/server-routes.js';
+import { replyConventions } from './http/reply-conventions.js';
+import { type OpenedSource, openSource } from './open-source.js';
+import { countNodes } from './storage/aiida/nodes.js';
+import { recordArchive } from './storage/archives.js';
 import { openProvenanceDatabase } from './storage/open.js';
+
+async function openSources(config: ProvenanceConfig, cacheRoot: string): Promise<OpenedSource[]> {
+  const opened: OpenedSource[] = [];
+  try {
+    for (const source of config.sources) opened.push(await openSource(source, cacheRoot));
+  } catch (error) {
+    await Promise.all(opened.map((s) => s.close()));
+    throw error;
+  }
+  return opened;
+}
 
 export async function buildProvenanceApp(config: ProvenanceConfig, context: ServiceContext): Promise<FastifyInstance> {
   const database = await openProvenanceDatabase(config.database ?? `sqlite:${join(context.dataDir, 'provenance.db')}`);
+  const sources = await openSources(config, config.cacheDir ?? join(context.dataDir, 'provenance-cache')).catch(
+    async (error) => {
+      await database.close();
+      throw error;
+    },
+  );
+  for (const source of sources) {
+    if (!source.archive) continue;
+    await recordArchive(database.db, {
+      sha256: source.archive.sha256,
+      path: source.archive.path,
+      format_version: source.archive.formatVersion,
+      node_count: await countNodes(source.store),
+      loaded_at: Date.now(),
+    });
+  }
   const app = await createHttpApp({
     service: 'provenance',
     http: config,
@@ -16,7 +47,15 @@ export async function buildProvenanceApp(config: ProvenanceConfig, context: Serv
     formatError: formatProvenanceError,
     exposedHeaders: ['x-total-count', 'link'],
   });
-  app.addHook('onClose', () => database.close());
-  registerServerRoutes(app, config.aiidaVersion);
+  app.addHook('onClose', async () => {
+    await Promise.all(sources.map((s) => s.close()));
+    await database.close();
+  });
+  replyConventions(app);
+  const byName = new Map(sources.map((s) => [s.name, s]));
+  const options = { aiidaVersion: config.aiidaVersion, sources: byName };
+  const [first] = sources;
+  if (first) await app.register(apiPlugin(first, options));
+  for (const source of sources) await app.register(apiPlugin(source, options), { prefix: `/${source.name}` });
   return app;
 }

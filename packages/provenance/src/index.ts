@@ -4,7 +4,8 @@ import { type ProvenanceConfig, provenanceConfigSchema } from './config.js';
 import { API_PREFIX } from './http/server-routes.js';
 
 export { buildProvenanceApp } from './app.js';
-export { type ProvenanceConfig, provenanceConfigSchema } from './config.js';
+export { type OpenedArchive, openArchive } from './archive/open-archive.js';
+export { BUNDLED_ARCHIVE, type ProvenanceConfig, provenanceConfigSchema } from './config.js';
 export { API_PREFIX, API_VERSION } from './http/server-routes.js';
 export { type ArchiveRecord, listArchives, recordArchive } from './storage/archives.js';
 export { openProvenanceDatabase } from './storage/open.js';
@@ -14,5 +15,6 @@ export const provenanceService: ServiceDefinition<ProvenanceConfig> = {
   name: 'provenance',
   configSchema: provenanceConfigSchema,
   build: buildProvenanceApp,
-  describe: (_config, baseUrl) => `${baseUrl}${API_PREFIX}/`,
+  describe: (config, baseUrl) =>
+    `${baseUrl}${API_PREFIX}/ (${config.sources.map((s) => `/${s.name}${API_PREFIX}`).join(', ')})`,
 };

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProvenanceApp, provenanceConfigSchema } from '../src/index.js';
 
-describe('provenance server routes', () => {
+describe('provenance app with the default configuration (the bundled archive)', () => {
   let app: FastifyInstance;
   let base: string;
   beforeAll(async () => {
@@ -42,9 +42,16 @@ describe('provenance server routes', () => {
     expect(Object.keys(JSON.parse(text))).toEqual([...Object.keys(JSON.parse(text))].sort());
   });
 
+  it('serves the bundled fixture archive', async () => {
+    const response = await fetch(`${base}/api/v4/nodes/statistics`);
+    expect(((await response.json()) as { data: { total: number } }).data.total).toBe(10);
+  });
+
   it('answers unknown routes with AiiDA not-found message', async () => {
     const response = await fetch(`${base}/api/v4/nothing`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ message: 'The requested URL is not found on the server.' });
+    const body = (await response.json()) as { message: string; available_endpoints: string[] };
+    expect(body.message).toBe('The requested URL is not found on the server.');
+    expect(body.available_endpoints).toHaveLength(46);
   });
 });

@@ -1,10 +1,17 @@
 import type { ErrorFormatter } from '@atrium/core';
+import { AVAILABLE_ENDPOINTS } from '../wire/endpoints.js';
+import { URL_NOT_FOUND } from '../wire/errors.js';
 import { aiidaJson } from '../wire/json.js';
 
-const NOT_FOUND = 'The requested URL is not found on the server.';
-
-/** AiiDA's error body is `{"message": ...}`; unknown routes get its fixed not-found text. */
+/**
+ * AiiDA's error body is `{"message": ...}`; a request no route matches (or a method a route does
+ * not accept) gets the fixed not-found text plus the list of endpoints.
+ */
 export const formatProvenanceError: ErrorFormatter = (problem) => ({
   statusCode: problem.status,
-  body: aiidaJson({ message: problem.code === 'not_found' ? NOT_FOUND : problem.message }),
+  body: aiidaJson(
+    problem.code === 'not_found'
+      ? { available_endpoints: AVAILABLE_ENDPOINTS, message: URL_NOT_FOUND }
+      : { message: problem.message },
+  ),
 });

@@ -4,13 +4,17 @@ function escapeNonAscii(json: string): string {
 
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (value instanceof Date) return value.toUTCString();
+  if (value === null || typeof value !== 'object') return value;
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
   return sorted;
 }
 
-/** Serialises like AiiDA's Flask app: keys sorted at every level, ASCII only, compact, newline-terminated. */
+/**
+ * Serialises like AiiDA's Flask app: keys sorted at every level, ASCII only, compact, newline-terminated,
+ * datetimes as RFC 1123 GMT strings.
+ */
 export function aiidaJson(value: unknown): string {
   return `${escapeNonAscii(JSON.stringify(sortKeys(value)))}\n`;
 }

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import SqliteDatabase from 'better-sqlite3';
+import { SERVING_INDEXES } from '../storage/aiida/ddl.js';
+import { type AiidaStore, openAiidaSqlite } from '../storage/aiida/open.js';
+import { type ObjectStore, zipObjectStore } from './repository.js';
+import { openZipEntry, readZipDirectory, type ZipEntry } from './zip.js';
+
+export interface ArchiveMetadata {
+  export_version: string;
+  aiida_version?: string;
+  [key: string]: unknown;
+}
+
+export interface OpenedArchive {
+  path: string;
+  sha256: string;
+  metadata: ArchiveMetadata;
+  store: AiidaStore;
+  objects: ObjectStore;
+  /** Where the archive's SQLite database was extracted (read-only from here on). */
+  databasePath: string;
+}
+
+/** Export versions stored as zip + db.sqlite3 + repo/ (`1.0` was the pre-release name of main_0000). */
+const CURRENT_FORMATS = new Set(['main_0000', 'main_0001', '1.0']);
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(path), hash);
+  return hash.digest('hex');
+}
+
+async function readEntryText(path: string, entry: ZipEntry): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await openZipEntry(path, entry)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function readArchiveMetadata(path: string, entries: Map<string, ZipEntry>): Promise<ArchiveMetadata> {
+  const entry = entries.get('metadata.json');
+  if (!entry) throw new Error(`${path}: not an AiiDA archive (no metadata.json)`);
+  const metadata = JSON.parse(await readEntryText(path, entry)) as ArchiveMetadata;
+  if (typeof metadata.export_version !== 'string') throw new Error(`${path}: metadata.json has no export_version`);
+  return metadata;
+}
+
+/** Adds the indexes the API needs to our private copy, then gathers planner statistics. */
+function prepareCopy(path: string): void {
+  const sqlite = new SqliteDatabase(path);
+  try {
+    for (const [name, table, columns] of SERVING_INDEXES) {
+      sqlite.exec(`create index if not exists ${name} on ${table} (${columns})`);
+    }
+    sqlite.exec('analyze');
+  } finally {
+    sqlite.close();
+  }
+}
+
+async function extractDatabase(archive: string, entry: ZipEntry, cacheDir: string): Promise<string> {
+  const target = join(cacheDir, 'db.sqlite3');
+  if (existsSync(target)) return target;
+  mkdirSync(cacheDir, { recursive: true });
+  const partial = `${target}.${process.pid}.partial`;
+  try {
+    await pipeline(await openZipEntry(archive, entry), createWriteStream(partial));
+    prepareCopy(partial);
+    renameSync(partial, target);
+  } finally {
+    rmSync(partial, { force: true });
+  }
+  return target;
+}
+
+/**
+ * Opens a current-format `.aiida` archive in place: its database is extracted once into
+ * `<cacheRoot>/<sha256>/`, indexed and then opened read-only; repository objects stay in the zip.
+ */
+export async function openArchive(path: string, cacheRoot: string): Promise<OpenedArchive> {
+  const entries = await readZipDirectory(path);
+  const metadata = await readArchiveMetadata(path, entries);
+  if (!CURRENT_FORMATS.has(metadata.export_version)) {
+    throw new Error(
+      `${path}: archive format ${metadata.export_version} is a legacy format; only main_0000/main_0001 archives can be served`,
+    );
+  }
+  const dbEntry = entries.get('db.sqlite3');
+  if (!dbEntry) throw new Error(`${path}: archive has no db.sqlite3`);
+  const sha256 = await sha256File(path);
+  const databasePath = await extractDatabase(path, dbEntry, join(cacheRoot, sha256));
+  return {
+    path,
+    sha256,
+    metadata,
+    store: openAiidaSqlite(databasePath),
+    objects: zipObjectStore(path, entries),
+    databasePath,
+  };
+}

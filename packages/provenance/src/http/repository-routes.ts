@@ -1,0 +1,86 @@
+import type { NodeContent } from '../storage/aiida/nodes.js';
+import { inputError, notAvailable, validationError } from '../wire/errors.js';
+import { fullTypeOf } from '../wire/full-type.js';
+import { DOWNLOAD_FORMATS, isProcess } from '../wire/node-types.js';
+import { validateRequest } from '../wire/pagination.js';
+import { fileKey, listDirectory } from '../wire/repository-tree.js';
+import { structureOf, toXsf, toXyz } from '../wire/structure.js';
+import { type ApiCall, type Handler, queryParams, sendEnvelope } from './api-call.js';
+import { nodeFromPath } from './node-routes.js';
+
+async function sendObject(call: ApiCall, key: string, filename: string) {
+  const stream = await call.source.objects.open(key);
+  const size = call.source.objects.size(key);
+  call.reply
+    .header('content-type', 'application/octet-stream')
+    .header('content-disposition', `attachment; filename="${filename}"`);
+  if (size !== undefined) call.reply.header('content-length', String(size));
+  return call.reply.send(stream);
+}
+
+export const repoListHandler: Handler = async (call) => {
+  const params = queryParams(call);
+  validateRequest(params, undefined, false);
+  const node = await nodeFromPath(call, params);
+  const entries = listDirectory(node.repository_metadata, params.filename ?? '');
+  return sendEnvelope(call, 'nodes', { repo_list: entries }, call.params.id ?? null, { totalCount: 1 });
+};
+
+export const repoContentsHandler: Handler = async (call) => {
+  const params = queryParams(call);
+  validateRequest(params, undefined, false);
+  const node = await nodeFromPath(call, params);
+  if (params.filename === undefined) throw validationError('filename is not provided');
+  const key = fileKey(node.repository_metadata, params.filename);
+  if (key === undefined || !call.source.objects.has(key)) throw inputError('No such file is present');
+  return sendObject(call, key, params.filename);
+};
+
+const DOWNLOAD_HINT = 'The available download formats can be queried using the /nodes/download_formats/ endpoint.';
+
+/** Text exporters implemented here, per full type; formats the reference lists beyond these answer 400. */
+const EXPORTERS: Record<string, Record<string, (node: NodeContent) => string>> = {
+  'data.core.structure.StructureData.|': {
+    xsf: (node) => toXsf(structureOf(node.attributes)),
+    xyz: (node) => toXyz(structureOf(node.attributes)),
+  },
+};
+
+export const downloadHandler: Handler = async (call) => {
+  const params = queryParams(call);
+  validateRequest(params, undefined, false);
+  const node = await nodeFromPath(call, params);
+  if (isProcess(node.node_type)) throw notAvailable('This endpoint is not available for Process nodes.');
+  const format = params.downloadFormat;
+  if (format === undefined) throw inputError(`Please specify the download format. ${DOWNLOAD_HINT}`);
+  const fullType = fullTypeOf(node.node_type, '');
+  if (!(DOWNLOAD_FORMATS[fullType] ?? []).includes(format)) {
+    throw inputError(`The format ${format} is not supported. ${DOWNLOAD_HINT}`);
+  }
+  const storedFile = typeof node.attributes.filename === 'string' ? node.attributes.filename : undefined;
+  const filename = storedFile ?? `${node.uuid}.${format}`;
+  const exporter = EXPORTERS[fullType]?.[format];
+  if (!exporter && !(fullType === 'data.core.cif.CifData.|' && storedFile)) {
+    const served = Object.keys(EXPORTERS[fullType] ?? {});
+    throw validationError(
+      `The format ${format} is not implemented by this server for ${fullType}; implemented formats: ${served.join(', ') || 'none'}.`,
+    );
+  }
+  let content: string | undefined = exporter?.(node);
+  if (content === undefined) {
+    const key = storedFile ? fileKey(node.repository_metadata, storedFile) : undefined;
+    if (!key) throw inputError('No such file is present');
+    if (params.download) return sendObject(call, key, filename);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await call.source.objects.open(key)) chunks.push(chunk as Buffer);
+    content = Buffer.concat(chunks).toString('utf8');
+  }
+  if (!params.download) {
+    const data = { download: { data: content, filename, status: 200 } };
+    return sendEnvelope(call, 'nodes', data, call.params.id ?? null, { totalCount: 1 });
+  }
+  return call.reply
+    .header('content-type', 'application/octet-stream')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .send(content);
+};

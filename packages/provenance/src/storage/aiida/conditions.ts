@@ -1,0 +1,68 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Condition } from '../../wire/full-type.js';
+import type { ColumnFilter } from '../../wire/request-params.js';
+import type { AiidaDialect } from './open.js';
+import { timeParameter } from './rows.js';
+
+type Scalar = string | number | boolean | Date;
+
+function parameter(dialect: AiidaDialect, value: Scalar): unknown {
+  if (value instanceof Date) return timeParameter(dialect, value);
+  if (typeof value === 'boolean' && dialect === 'sqlite') return value ? 1 : 0;
+  return value;
+}
+
+function compileFilter(filter: ColumnFilter, column: RawBuilder<unknown>, dialect: AiidaDialect): RawBuilder<unknown> {
+  const { op, value } = filter;
+  if (value === null) return op === '!=' ? sql`${column} is not null` : sql`${column} is null`;
+  const list = (Array.isArray(value) ? value : [value]).map((v) => parameter(dialect, v));
+  const one = Array.isArray(value) ? list[0] : parameter(dialect, value);
+  switch (op) {
+    case '==':
+      return sql`${column} = ${one}`;
+    case '!=':
+      return sql`${column} <> ${one}`;
+    case '>':
+      return sql`${column} > ${one}`;
+    case '<':
+      return sql`${column} < ${one}`;
+    case '>=':
+      return sql`${column} >= ${one}`;
+    case '<=':
+      return sql`${column} <= ${one}`;
+    case 'like':
+      return sql`${column} like ${one} escape '\\'`;
+    case 'ilike':
+      return sql`lower(${column}) like lower(${one}) escape '\\'`;
+    case 'in':
+      return sql`${column} in (${sql.join(list)})`;
+    case '!in':
+      return sql`${column} not in (${sql.join(list)})`;
+  }
+}
+
+/**
+ * Compiles a condition tree to a SQL boolean. `column` maps a (validated) column name to its SQL
+ * reference, so the same tree can target an aliased or joined table.
+ */
+export function compileCondition(
+  condition: Condition,
+  column: (name: string) => RawBuilder<unknown>,
+  dialect: AiidaDialect,
+): RawBuilder<unknown> {
+  if ('and' in condition) {
+    if (condition.and.length === 0) return sql`1 = 1`;
+    return sql`(${sql.join(
+      condition.and.map((c) => compileCondition(c, column, dialect)),
+      sql` and `,
+    )})`;
+  }
+  if ('or' in condition) {
+    if (condition.or.length === 0) return sql`1 = 0`;
+    return sql`(${sql.join(
+      condition.or.map((c) => compileCondition(c, column, dialect)),
+      sql` or `,
+    )})`;
+  }
+  return compileFilter(condition, column(condition.column), dialect);
+}

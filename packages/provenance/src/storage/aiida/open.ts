@@ -1,0 +1,38 @@
+import { parseDatabaseUrl } from '@atrium/core';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { AiidaDatabase } from './schema.js';
+
+export type AiidaDialect = 'sqlite' | 'postgres';
+
+/** A read-only connection to a database in AiiDA's schema. */
+export interface AiidaStore {
+  db: Kysely<AiidaDatabase>;
+  dialect: AiidaDialect;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens an AiiDA SQLite file read-only (core's opener always opens read-write with WAL, which would
+ * write next to a user's file). LIKE is made case-sensitive as on PostgreSQL.
+ */
+export function openAiidaSqlite(path: string): AiidaStore {
+  const sqlite = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
+  sqlite.pragma('case_sensitive_like = ON');
+  sqlite.pragma('cache_size = -65536');
+  sqlite.pragma('mmap_size = 268435456');
+  const db = new Kysely<AiidaDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Connects to an AiiDA profile's PostgreSQL database; every transaction is read-only. */
+export function openAiidaPostgres(url: string, poolSize = 8): AiidaStore {
+  const target = parseDatabaseUrl(url);
+  if (target.dialect !== 'postgres') throw new Error(`not a PostgreSQL url: ${url}`);
+  const options = ['-c default_transaction_read_only=on', '-c timezone=UTC'];
+  if (target.schema) options.push(`-c search_path=${target.schema}`);
+  const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSize, options: options.join(' ') });
+  const db = new Kysely<AiidaDatabase>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}

@@ -1,0 +1,195 @@
+/**
+ * AiiDA REST v4 query-string grammar (the pyparsing grammar of `Utils.parse_query_string`):
+ *
+ *   query   := ['&'] [field ('&' field)*] ['&']
+ *   field   := key ('=in=' | '=notin=') list | key '=' list | key operator value
+ *   list    := value (',' value)+ [',']
+ *   value   := "quoted ""string""" | true | false | datetime | number | ['+'|'-'] key
+ *
+ * The input is the already percent-decoded query string. Failures carry the reference's message.
+ */
+
+export type Operator = '=like=' | '=ilike=' | '=in=' | '=notin=' | '=' | '!=' | '>=' | '>' | '<=' | '<';
+
+export interface DatetimeValue {
+  kind: 'datetime';
+  /** The instant (UTC when no offset was given). */
+  instant: Date;
+  /** Number of `:`-separated parts after `T` became `:` (date 1, hour 2, minute 3, second 4, +1 for an offset with minutes). */
+  precision: number;
+}
+
+export type Scalar = string | number | boolean | DatetimeValue;
+export type FieldValue = Scalar | Scalar[];
+
+export interface QueryField {
+  key: string;
+  operator: Operator;
+  value: FieldValue;
+}
+
+const OPERATORS: Operator[] = ['=like=', '=ilike=', '=in=', '=notin=', '=', '!=', '>=', '>', '<=', '<'];
+const KEY = /[A-Za-z_][A-Za-z0-9_-]*/y;
+const WORD = /[+-]?[A-Za-z_][A-Za-z0-9_-]*/y;
+const NUMBER = /[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?/y;
+const DATETIME =
+  /(\d{4})-(\d{2})-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2}))?)?)?(?:([+-])(\d{2})(?::(\d{2}))?)?(?=&|,|$)/y;
+
+const WRONG_TIME_FORMAT =
+  'time value has wrong format. The right format is <date>T<time><offset>, where <date> is expressed as [YYYY]-[MM]-[DD], <time> is expressed as [HH]:[MM]:[SS], <offset> is expressed as +/-[HH]:[MM] given with respect to UTC';
+
+export class QueryStringError extends Error {
+  override readonly name = 'QueryStringError';
+}
+
+/** A time value that parsed syntactically but is not a real date (e.g. month 13). */
+export class TimeFormatError extends Error {
+  override readonly name = 'TimeFormatError';
+  constructor() {
+    super(WRONG_TIME_FORMAT);
+  }
+}
+
+function parseError(expected: string, text: string, at: number): QueryStringError {
+  const found = at >= text.length ? 'end of text' : `'${text[at]}'`;
+  return new QueryStringError(
+    `The query string format is invalid. Parser returned this massage: "Expected ${expected}, found ${found}  (at char ${at}), (line:1, col:${at + 1})." Please notice that the column number is counted from the first character of the query string.`,
+  );
+}
+
+function toDatetime(m: RegExpExecArray): DatetimeValue {
+  const [, y, mo, d, h, mi, s, sign, oh, om] = m;
+  const num = (v: string | undefined) => (v === undefined ? 0 : Number(v));
+  const ms = Date.UTC(num(y), num(mo) - 1, num(d), num(h), num(mi), num(s));
+  const check = new Date(ms);
+  const valid =
+    check.getUTCFullYear() === num(y) &&
+    check.getUTCMonth() === num(mo) - 1 &&
+    check.getUTCDate() === num(d) &&
+    num(h) < 24 &&
+    num(mi) < 60 &&
+    num(s) < 60 &&
+    num(oh) < 24 &&
+    num(om) < 60;
+  if (!valid) throw new TimeFormatError();
+  const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (num(oh) * 60 + num(om)) : 0;
+  const parts = 1 + [h, mi, s].filter((p) => p !== undefined).length + (om !== undefined ? 1 : 0);
+  return { kind: 'datetime', instant: new Date(ms - offsetMinutes * 60_000), precision: parts };
+}
+
+class Parser {
+  private pos = 0;
+  constructor(private readonly text: string) {}
+
+  private match(re: RegExp): RegExpExecArray | null {
+    re.lastIndex = this.pos;
+    const m = re.exec(this.text);
+    if (m) this.pos = re.lastIndex;
+    return m;
+  }
+
+  private literal(word: string): boolean {
+    if (!this.text.startsWith(word, this.pos)) return false;
+    this.pos += word.length;
+    return true;
+  }
+
+  private atValueEnd(): boolean {
+    const c = this.text[this.pos];
+    return c === undefined || c === '&' || c === ',';
+  }
+
+  private value(): Scalar {
+    const start = this.pos;
+    if (this.text[this.pos] === '"') {
+      let out = '';
+      let i = this.pos + 1;
+      for (;;) {
+        const q = this.text.indexOf('"', i);
+        if (q < 0) throw parseError('end of text', this.text, start);
+        out += this.text.slice(i, q);
+        if (this.text[q + 1] === '"') {
+          out += '"';
+          i = q + 2;
+          continue;
+        }
+        this.pos = q + 1;
+        return out;
+      }
+    }
+    for (const b of ['true', 'false'] as const) {
+      if (this.literal(b)) {
+        if (this.atValueEnd()) return b === 'true';
+        this.pos = start;
+      }
+    }
+    const dt = this.match(DATETIME);
+    if (dt) return toDatetime(dt);
+    const n = this.match(NUMBER);
+    if (n) return Number(n[0]);
+    const w = this.match(WORD);
+    if (w) return w[0];
+    throw parseError('end of text', this.text, start);
+  }
+
+  /** Parses `value (',' value)+ [',']`, or returns undefined (position restored) when there is no comma. */
+  private list(): Scalar[] | undefined {
+    const start = this.pos;
+    try {
+      const items = [this.value()];
+      while (this.text[this.pos] === ',') {
+        this.pos += 1;
+        if (this.pos >= this.text.length || this.text[this.pos] === '&') break;
+        items.push(this.value());
+      }
+      if (items.length >= 2) return items;
+    } catch (error) {
+      if (!(error instanceof QueryStringError)) throw error;
+    }
+    this.pos = start;
+    return undefined;
+  }
+
+  private field(): QueryField {
+    const keyMatch = this.match(KEY);
+    if (!keyMatch) throw parseError('end of text', this.text, this.pos);
+    const key = keyMatch[0];
+    const opStart = this.pos;
+    const operator = OPERATORS.find((op) => this.literal(op));
+    if (!operator) throw parseError('end of text', this.text, opStart);
+    if (operator === '=in=' || operator === '=notin=' || operator === '=') {
+      const items = this.list();
+      if (items) return { key, operator, value: items };
+    }
+    return { key, operator, value: this.value() };
+  }
+
+  parse(): QueryField[] {
+    const fields: QueryField[] = [];
+    if (this.text[0] === '&') this.pos = 1;
+    while (this.pos < this.text.length) {
+      fields.push(this.field());
+      if (this.pos >= this.text.length) break;
+      if (this.text[this.pos] !== '&') throw parseError('end of text', this.text, this.pos);
+      this.pos += 1;
+    }
+    return fields.filter((f) => f.key !== '_');
+  }
+}
+
+/** Parses a percent-decoded query string into fields; `_` (cache-buster) fields are dropped. */
+export function parseQueryString(text: string): QueryField[] {
+  return new Parser(text).parse();
+}
+
+/** `urllib.parse.unquote`: percent-decoding of UTF-8 sequences, `+` kept, malformed escapes left as they are. */
+export function unquote(text: string): string {
+  if (!text.includes('%')) return text;
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8');
+    }
+  });
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { derivedProperties, meshPoints, treeDescription } from '../src/wire/node-types.js';
+import { dimensionality, hillFormula, pyFloat, structureOf, toXsf, toXyz } from '../src/wire/structure.js';
+
+const barium = {
+  cell: [
+    [2, 0, 0],
+    [0, 2, 0],
+    [0, 0, 2],
+  ],
+  pbc1: true,
+  pbc2: true,
+  pbc3: true,
+  kinds: [{ name: 'Ba', symbols: ['Ba'], weights: [1] }],
+  sites: [{ kind_name: 'Ba', position: [0, 0, 0] }],
+};
+
+describe('StructureData exporters and derived properties', () => {
+  it('writes the reference XSF byte for byte', () => {
+    expect(toXsf(structureOf(barium))).toBe(
+      'CRYSTAL\nPRIMVEC 1\n      2.0000000000       0.0000000000       0.0000000000\n      0.0000000000       2.0000000000       0.0000000000\n      0.0000000000       0.0000000000       2.0000000000\nPRIMCOORD 1\n1 1\n56       0.0000000000       0.0000000000       0.0000000000\n',
+    );
+  });
+
+  it('writes the reference XYZ byte for byte', () => {
+    expect(toXyz(structureOf(barium))).toBe(
+      '1\nLattice="2.0 0.0 0.0 0.0 2.0 0.0 0.0 0.0 2.0" pbc="True True True"\nBa           0.0000000000       0.0000000000       0.0000000000',
+    );
+  });
+
+  it('derives formula and dimensionality', () => {
+    expect(derivedProperties('data.core.structure.StructureData.', barium)).toEqual({
+      dimensionality: { dim: 3, label: 'volume', value: 8 },
+      formula: 'Ba',
+    });
+    const ethanol = {
+      ...barium,
+      pbc3: false,
+      kinds: [
+        { name: 'C', symbols: ['C'] },
+        { name: 'H', symbols: ['H'] },
+        { name: 'O', symbols: ['O'] },
+      ],
+      sites: ['C', 'C', 'H', 'H', 'H', 'H', 'H', 'H', 'O'].map((k) => ({ kind_name: k, position: [0, 0, 0] })),
+    };
+    expect(hillFormula(structureOf(ethanol))).toBe('C2H6O');
+    expect(dimensionality(structureOf(ethanol))).toEqual({ dim: 2, label: 'surface', value: 4 });
+  });
+
+  it.each([
+    [2, '2.0'],
+    [0.5, '0.5'],
+    [1e-5, '1e-05'],
+    [-3.25, '-3.25'],
+  ])('pyFloat(%s) = %s', (x, text) => {
+    expect(pyFloat(x)).toBe(text);
+  });
+});
+
+describe('KpointsData', () => {
+  it('lists mesh points z fastest', () => {
+    expect(meshPoints([1, 1, 4], [0, 0, 0]).slice(0, 2)).toEqual([
+      [0, 0, 0],
+      [0, 0, 0.25],
+    ]);
+  });
+
+  it('describes a mesh as the reference', () => {
+    expect(treeDescription('data.core.array.kpoints.KpointsData.', { mesh: [4, 4, 4], offset: [0, 0, 0] }, '')).toBe(
+      'Kpoints mesh: 4x4x4 (+0.0,0.0,0.0)',
+    );
+  });
+
+  it('answers {} for classes without derived properties', () => {
+    expect(derivedProperties('data.core.dict.Dict.', { a: 1 })).toEqual({});
+  });
+});

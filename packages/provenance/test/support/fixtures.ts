@@ -1,0 +1,120 @@
+import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { openDatabase } from '@atrium/core';
+import { listen, silentLogger } from '@atrium/core/testing';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { buildProvenanceApp } from '../../src/app.js';
+import { openArchive } from '../../src/archive/open-archive.js';
+import { openZipEntry, readZipDirectory } from '../../src/archive/zip.js';
+import { provenanceConfigSchema } from '../../src/config.js';
+import { createAiidaTables } from '../../src/storage/aiida/ddl.js';
+import { toDate } from '../../src/storage/aiida/rows.js';
+import type { AiidaDatabase, AiidaTable } from '../../src/storage/aiida/schema.js';
+
+export const FIXTURES = '/work/shared/fixtures/aiida';
+export const SIMPLE = `${FIXTURES}/export/migrate/export_main_0001_simple.aiida`;
+export const ADD = `${FIXTURES}/calcjob/arithmetic.add.aiida`;
+export const GRAPH = `${FIXTURES}/graphs/graph1.aiida`;
+
+const TABLES: AiidaTable[] = [
+  'db_dbuser',
+  'db_dbcomputer',
+  'db_dbnode',
+  'db_dblink',
+  'db_dbgroup',
+  'db_dbgroup_dbnodes',
+  'db_dbcomment',
+  'db_dblog',
+];
+const TIME_COLUMNS = new Set(['ctime', 'mtime', 'time']);
+/** Columns AiiDA's PostgreSQL schema declares NOT NULL DEFAULT '' (archives may hold NULL there). */
+const TEXT_DEFAULTS = new Set([
+  'hostname',
+  'description',
+  'scheduler_type',
+  'transport_type',
+  'first_name',
+  'last_name',
+  'institution',
+  'label',
+  'content',
+  'message',
+  'type_string',
+]);
+
+/**
+ * Loads an archive into a PostgreSQL schema in AiiDA's layout (JSONB, timestamptz) and unpacks its
+ * repository objects into a loose disk-objectstore container, as an AiiDA profile would hold them.
+ */
+export async function loadIntoPostgres(archivePath: string, url: string, scratch: string): Promise<string> {
+  const archive = await openArchive(archivePath, join(scratch, 'cache'));
+  const writer = openDatabase<AiidaDatabase>(url, { poolSize: 1 });
+  try {
+    await createAiidaTables(writer.db, 'postgres');
+    for (const table of TABLES) {
+      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(archive.store.db);
+      for (const row of rows) {
+        for (const key of Object.keys(row)) {
+          if (TIME_COLUMNS.has(key) && row[key] != null) row[key] = toDate(row[key] as string);
+          if (row[key] === null && TEXT_DEFAULTS.has(key)) row[key] = '';
+        }
+        const columns = sql.join(Object.keys(row).map((k) => sql.ref(k)));
+        await sql`insert into ${sql.table(table)} (${columns}) values (${sql.join(Object.values(row))})`.execute(
+          writer.db,
+        );
+      }
+    }
+  } finally {
+    await archive.store.close();
+    await writer.close();
+  }
+  const container = join(scratch, 'container');
+  for (const [name, entry] of await readZipDirectory(archivePath)) {
+    const key = name.slice('repo/'.length);
+    if (!name.startsWith('repo/') || !key) continue;
+    const dir = join(container, 'loose', key.slice(0, 2));
+    mkdirSync(dir, { recursive: true });
+    await pipeline(await openZipEntry(archivePath, entry), createWriteStream(join(dir, key.slice(2))));
+  }
+  return container;
+}
+
+export interface RunningApi {
+  base: string;
+  app: FastifyInstance;
+  stop(): Promise<void>;
+}
+
+/** Serves `archive` over HTTP: directly (sqlite) or after loading it into the test's PostgreSQL schema. */
+export async function serveArchive(archive: string, dialect: 'sqlite' | 'postgres', url?: string): Promise<RunningApi> {
+  const scratch = mkdtempSync(join(tmpdir(), 'atrium-prov-'));
+  const location = dialect === 'postgres' && url ? url : archive;
+  const repository = dialect === 'postgres' && url ? await loadIntoPostgres(archive, url, scratch) : undefined;
+  const config = provenanceConfigSchema.parse({
+    sources: [{ name: 'default', location, ...(repository ? { repository } : {}) }],
+  });
+  const app = await buildProvenanceApp(config, { logger: silentLogger, dataDir: scratch, accessLog: false });
+  const base = await listen(app);
+  return {
+    base,
+    app,
+    stop: async () => {
+      await app.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function getJson(url: string, init?: RequestInit) {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return {
+    response,
+    status: response.status,
+    text,
+    body: response.headers.get('content-type') === 'application/json' && text ? JSON.parse(text) : undefined,
+  };
+}
