@@ -2,8 +2,14 @@ import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import type { BenchConfig } from './config.js';
+import type { BenchContext } from './http/context.js';
+import { registerDimensionRoutes } from './http/dimension-routes.js';
 import { formatBenchError } from './http/errors.js';
+import { registerOrganizationRoutes } from './http/organization-routes.js';
+import { registerProjectRoutes } from './http/project-routes.js';
+import { registerReportRoutes } from './http/report-routes.js';
 import { registerServerRoutes } from './http/server-routes.js';
+import { jwtSecretFor } from './jwt-secret.js';
 import { openBenchDatabase } from './storage/open.js';
 
 export async function buildBenchApp(config: BenchConfig, context: ServiceContext): Promise<FastifyInstance> {
@@ -17,6 +23,11 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
     exposedHeaders: ['x-total-count'],
   });
   app.addHook('onClose', () => database.close());
-  registerServerRoutes(app);
+  const bench: BenchContext = { database, config, jwtSecret: jwtSecretFor(config, context.dataDir) };
+  registerServerRoutes(app, bench);
+  registerOrganizationRoutes(app, bench);
+  registerProjectRoutes(app, bench);
+  registerDimensionRoutes(app, bench);
+  registerReportRoutes(app, bench);
   return app;
 }

@@ -3,10 +3,16 @@ import { buildBenchApp } from './app.js';
 import { type BenchConfig, benchConfigSchema } from './config.js';
 
 export { buildBenchApp } from './app.js';
+export { generateApiKey, KEY_PREFIX } from './auth/api-keys.js';
+export { mintJwt } from './auth/jwt.js';
 export { type BenchConfig, benchConfigSchema } from './config.js';
 export { BENCHER_API_VERSION } from './http/server-routes.js';
+export { jwtSecretFor } from './jwt-secret.js';
+export { storeApiKey } from './storage/api-keys.js';
 export { openBenchDatabase } from './storage/open.js';
-export { createOrganization, findOrganization, type Organization } from './storage/organizations.js';
+export { createOrganization, findOrganization } from './storage/organizations.js';
+export type { Organization } from './storage/types.js';
+export { createUser, findUserByEmail } from './storage/users.js';
 
 export const benchService: ServiceDefinition<BenchConfig> = {
   name: 'bench',

@@ -1,12 +1,202 @@
-/** Kysely table types of the bench database. Times are Unix milliseconds. */
+/**
+ * Kysely table types of the bench database. Every row is keyed by a random UUID; times are Unix
+ * milliseconds (the API shows whole seconds, as Bencher does); flags are 0/1 integers.
+ */
+
+export interface UserTable {
+  uuid: string;
+  name: string;
+  slug: string;
+  email: string;
+  admin: number;
+  locked: number;
+  created: number;
+  modified: number;
+}
+
+export interface ApiKeyTable {
+  uuid: string;
+  /** `user` keys act as their user; `run` keys are scoped to one project. */
+  kind: 'user' | 'run';
+  user_uuid: string | null;
+  project_uuid: string | null;
+  name: string;
+  /** sha256 hex of the plaintext key, which is never stored. */
+  key_hash: string;
+  creation: number;
+  expiration: number;
+  revoked: number | null;
+}
+
 export interface OrganizationTable {
   uuid: string;
   name: string;
   slug: string;
   created: number;
   modified: number;
+  deleted: number | null;
+}
+
+export interface OrganizationRoleTable {
+  organization_uuid: string;
+  user_uuid: string;
+  role: 'leader' | 'member';
+  created: number;
+}
+
+export interface ProjectTable {
+  uuid: string;
+  organization_uuid: string;
+  name: string;
+  slug: string;
+  url: string | null;
+  visibility: 'public' | 'private';
+  created: number;
+  modified: number;
+  deleted: number | null;
+}
+
+export interface ProjectRoleTable {
+  project_uuid: string;
+  user_uuid: string;
+  role: 'maintainer' | 'developer' | 'reporter' | 'viewer';
+  created: number;
+}
+
+/** Branches, testbeds, benchmarks and measures share this shape (measures add `units`). */
+export interface DimensionColumns {
+  uuid: string;
+  project_uuid: string;
+  name: string;
+  slug: string;
+  created: number;
+  modified: number;
+  archived: number | null;
+}
+
+export interface BranchTable extends DimensionColumns {
+  head_uuid: string | null;
+}
+
+export interface MeasureTable extends DimensionColumns {
+  units: string;
+}
+
+export interface HeadTable {
+  uuid: string;
+  branch_uuid: string;
+  /** The start point: a head of another branch and one of its versions. */
+  start_head_uuid: string | null;
+  start_version_uuid: string | null;
+  created: number;
+  replaced: number | null;
+}
+
+export interface VersionTable {
+  uuid: string;
+  project_uuid: string;
+  number: number;
+  hash: string | null;
+}
+
+export interface HeadVersionTable {
+  head_uuid: string;
+  version_uuid: string;
+}
+
+export interface ThresholdTable {
+  uuid: string;
+  project_uuid: string;
+  branch_uuid: string;
+  testbed_uuid: string;
+  measure_uuid: string;
+  model_uuid: string | null;
+  created: number;
+  modified: number;
+}
+
+export interface ModelTable {
+  uuid: string;
+  threshold_uuid: string;
+  test: string;
+  min_sample_size: number | null;
+  max_sample_size: number | null;
+  window: number | null;
+  lower_boundary: number | null;
+  upper_boundary: number | null;
+  created: number;
+  replaced: number | null;
+}
+
+export interface ReportTable {
+  uuid: string;
+  project_uuid: string;
+  user_uuid: string | null;
+  head_uuid: string;
+  version_uuid: string;
+  testbed_uuid: string;
+  adapter: string;
+  start_time: number;
+  end_time: number;
+  created: number;
+}
+
+export interface ReportBenchmarkTable {
+  uuid: string;
+  report_uuid: string;
+  iteration: number;
+  benchmark_uuid: string;
+}
+
+export interface MetricTable {
+  uuid: string;
+  report_benchmark_uuid: string;
+  measure_uuid: string;
+  value: number;
+  lower_value: number | null;
+  upper_value: number | null;
+}
+
+export interface BoundaryTable {
+  uuid: string;
+  metric_uuid: string;
+  threshold_uuid: string;
+  model_uuid: string;
+  baseline: number | null;
+  lower_limit: number | null;
+  upper_limit: number | null;
+}
+
+export interface AlertTable {
+  uuid: string;
+  boundary_uuid: string;
+  boundary_limit: 'lower' | 'upper';
+  status: 'active' | 'dismissed' | 'silenced';
+  created: number;
+  modified: number;
 }
 
 export interface BenchDatabase {
+  user: UserTable;
+  api_key: ApiKeyTable;
   organization: OrganizationTable;
+  organization_role: OrganizationRoleTable;
+  project: ProjectTable;
+  project_role: ProjectRoleTable;
+  branch: BranchTable;
+  head: HeadTable;
+  version: VersionTable;
+  head_version: HeadVersionTable;
+  testbed: DimensionColumns;
+  benchmark: DimensionColumns;
+  measure: MeasureTable;
+  threshold: ThresholdTable;
+  model: ModelTable;
+  report: ReportTable;
+  report_benchmark: ReportBenchmarkTable;
+  metric: MetricTable;
+  boundary: BoundaryTable;
+  alert: AlertTable;
 }
+
+export type DimensionTableName = 'branch' | 'testbed' | 'benchmark' | 'measure';

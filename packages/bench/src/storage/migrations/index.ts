@@ -1,6 +1,6 @@
 import type { Migrations } from '@atrium/core';
-import { organizationMigration } from './0001_organization.js';
+import { schemaMigration } from './0001_schema.js';
 
 export const benchMigrations: Migrations = {
-  '0001_organization': organizationMigration,
+  '0001_schema': schemaMigration,
 };

@@ -1,0 +1,326 @@
+import { randomUUID } from 'node:crypto';
+import { HttpError } from '@atrium/core';
+import { foldIterations } from '../adapters/fold.js';
+import { type AdapterName, normalizeAdapter, parseWithAdapter } from '../adapters/registry.js';
+import type { AdapterResults } from '../adapters/results.js';
+import { computeLimits, outlier } from '../boundary/limits.js';
+import type { Model } from '../boundary/model.js';
+import { createBranch, updateStartPoint, versionForReport } from '../storage/branches.js';
+import { findDimension, unarchive } from '../storage/dimensions.js';
+import { type IterationRows, insertIterationRows, insertReport } from '../storage/report-rows.js';
+import { type DimensionKey, getOrCreateDimensions } from '../storage/resolve-dimensions.js';
+import { selectSamples } from '../storage/samples.js';
+import { findModels, findThresholdFor, insertThreshold, modelOfRow, replaceModel } from '../storage/thresholds.js';
+import { type Branch, type Db, type Dimension, inTransaction, type Measure, type Project } from '../storage/types.js';
+import { branchNameProblem, gitHashProblem, resourceNameProblem } from '../wire/names.js';
+import { parseNameId, slugify } from '../wire/slug.js';
+import { parseDateTime } from '../wire/time.js';
+import { builtInMeasure, CUSTOM_UNITS } from './built-in-measures.js';
+import { stripIgnoreSuffix } from './ignore-suffix.js';
+import { toModel } from './model-input.js';
+import type { NewReport } from './new-report.js';
+
+const badRequest = (message: string) => new HttpError(400, 'invalid_report', message);
+
+function parseResults(adapter: AdapterName, report: NewReport): AdapterResults[] {
+  const settings = { average: report.settings?.average ?? undefined };
+  const iterations = report.results.map((input) => {
+    const parsed = parseWithAdapter(adapter, input, settings);
+    if (!parsed) {
+      throw badRequest(
+        `Failed to convert results with adapter (${adapter}). Are you sure ${adapter} is the right adapter?`,
+      );
+    }
+    return parsed;
+  });
+  const fold = report.settings?.fold;
+  return fold && iterations.length > 0 ? [foldIterations(iterations, fold)] : iterations;
+}
+
+/** A dimension named by a report body: created with `name = slug` for a slug, a generated slug for a name. */
+function dimensionKey(text: string): DimensionKey {
+  const id = parseNameId(text);
+  const slug = id.column === 'slug' ? text : slugify(text) || randomUUID().slice(0, 8);
+  return { id, create: { name: text, slug } };
+}
+
+function measureKey(text: string): DimensionKey {
+  const builtIn = builtInMeasure(text);
+  if (builtIn)
+    return { id: { column: 'slug', value: builtIn.slug }, create: { ...builtIn, extra: { units: builtIn.units } } };
+  const key = dimensionKey(text);
+  return { ...key, create: { ...key.create, extra: { units: CUSTOM_UNITS } } };
+}
+
+async function branchFor(db: Db, project: Project, report: NewReport, now: number): Promise<Branch> {
+  const id = parseNameId(report.branch);
+  if (id.column === 'name') {
+    const problem = branchNameProblem(report.branch);
+    if (problem) throw badRequest(problem);
+  }
+  const existing = await findDimension<Branch>(db, 'branch', project.uuid, id);
+  if (existing) {
+    if (report.start_point) await updateStartPoint(db, existing, report.start_point, parseNameId, now);
+    await unarchive(db, 'branch', [existing.uuid], now);
+    existing.archived = null;
+    return existing;
+  }
+  if (id.column === 'uuid') throw new HttpError(404, 'not_found', `Branch (${id.value}) not found`);
+  const key = dimensionKey(report.branch);
+  return createBranch(
+    db,
+    { projectUuid: project.uuid, ...key.create, startPoint: report.start_point ?? undefined },
+    parseNameId,
+    now,
+  );
+}
+
+async function applyReportThresholds(
+  db: Db,
+  project: Project,
+  branch: Branch,
+  testbed: Dimension,
+  report: NewReport,
+  now: number,
+): Promise<void> {
+  const models = Object.entries(report.thresholds?.models ?? {}).map(
+    ([measure, input]) => [measure, toModel(input)] as const,
+  );
+  const measures = await getOrCreateDimensions<Measure>(
+    db,
+    'measure',
+    project.uuid,
+    models.map(([measure]) => measureKey(measure)),
+    now,
+  );
+  const kept = new Set<string>();
+  for (const [key, model] of models) {
+    const measure = measures.get(measureKey(key).id.value) as Measure;
+    kept.add(measure.uuid);
+    const threshold = await findThresholdFor(db, branch.uuid, testbed.uuid, measure.uuid);
+    if (threshold) await replaceModel(db, threshold, model, now);
+    else {
+      await insertThreshold(
+        db,
+        {
+          projectUuid: project.uuid,
+          branchUuid: branch.uuid,
+          testbedUuid: testbed.uuid,
+          measureUuid: measure.uuid,
+          model,
+        },
+        now,
+      );
+    }
+  }
+  if (!report.thresholds?.reset) return;
+  const others = await db
+    .selectFrom('threshold')
+    .selectAll()
+    .where('branch_uuid', '=', branch.uuid)
+    .where('testbed_uuid', '=', testbed.uuid)
+    .execute();
+  for (const threshold of others) {
+    if (!kept.has(threshold.measure_uuid)) await replaceModel(db, threshold, null, now);
+  }
+}
+
+interface ActiveModel {
+  thresholdUuid: string;
+  modelUuid: string;
+  model: Model;
+}
+
+/** The current threshold model of every measure on this branch and testbed, in one query. */
+async function activeModels(db: Db, branch: Branch, testbed: Dimension): Promise<Map<string, ActiveModel>> {
+  const thresholds = await db
+    .selectFrom('threshold')
+    .selectAll()
+    .where('branch_uuid', '=', branch.uuid)
+    .where('testbed_uuid', '=', testbed.uuid)
+    .where('model_uuid', 'is not', null)
+    .execute();
+  const models = await findModels(
+    db,
+    thresholds.map((row) => row.model_uuid),
+  );
+  const active = new Map<string, ActiveModel>();
+  for (const threshold of thresholds) {
+    const row = models.get(threshold.model_uuid as string);
+    if (row)
+      active.set(threshold.measure_uuid, {
+        thresholdUuid: threshold.uuid,
+        modelUuid: row.uuid,
+        model: modelOfRow(row),
+      });
+  }
+  return active;
+}
+
+interface IterationContext {
+  db: Db;
+  project: Project;
+  reportUuid: string;
+  headUuid: string;
+  testbedUuid: string;
+  models: Map<string, ActiveModel>;
+  now: number;
+}
+
+async function storeIteration(context: IterationContext, iteration: number, results: AdapterResults): Promise<number> {
+  const { db, project, now } = context;
+  const benchmarkNames = [...results.keys()].map((key) => ({ key, ...stripIgnoreSuffix(key) }));
+  const benchmarks = await getOrCreateDimensions(
+    db,
+    'benchmark',
+    project.uuid,
+    benchmarkNames.map(({ name }) => dimensionKey(name)),
+    now,
+  );
+  const measureKeys = new Set<string>();
+  for (const measures of results.values()) for (const key of measures.keys()) measureKeys.add(key);
+  const measures = await getOrCreateDimensions<Measure>(
+    db,
+    'measure',
+    project.uuid,
+    [...measureKeys].map(measureKey),
+    now,
+  );
+  const measureOf = (key: string) => measures.get(measureKey(key).id.value) as Measure;
+
+  const rows: IterationRows = { reportBenchmarks: [], metrics: [], boundaries: [], alerts: [] };
+  const pending: { benchmarkUuid: string; measureUuid: string; metricUuid: string; value: number; ignored: boolean }[] =
+    [];
+  for (const { key, name, ignored } of benchmarkNames) {
+    const benchmark = benchmarks.get(parseNameId(name).value) as Dimension;
+    const reportBenchmarkUuid = randomUUID();
+    rows.reportBenchmarks.push({
+      uuid: reportBenchmarkUuid,
+      report_uuid: context.reportUuid,
+      iteration,
+      benchmark_uuid: benchmark.uuid,
+    });
+    for (const [measureName, metric] of results.get(key) ?? []) {
+      const measure = measureOf(measureName);
+      const metricUuid = randomUUID();
+      rows.metrics.push({
+        uuid: metricUuid,
+        report_benchmark_uuid: reportBenchmarkUuid,
+        measure_uuid: measure.uuid,
+        value: metric.value,
+        lower_value: metric.lower_value ?? null,
+        upper_value: metric.upper_value ?? null,
+      });
+      pending.push({
+        benchmarkUuid: benchmark.uuid,
+        measureUuid: measure.uuid,
+        metricUuid,
+        value: metric.value,
+        ignored,
+      });
+    }
+  }
+
+  for (const [measureUuid, active] of context.models) {
+    const tested = pending.filter((entry) => entry.measureUuid === measureUuid);
+    if (tested.length === 0) continue;
+    const samples = await selectSamples(db, {
+      headUuid: context.headUuid,
+      testbedUuid: context.testbedUuid,
+      measureUuid,
+      benchmarkUuids: [...new Set(tested.map((entry) => entry.benchmarkUuid))],
+      maxSampleSize: active.model.max_sample_size,
+      since: active.model.window === null ? null : now - active.model.window * 1000,
+    });
+    for (const entry of tested) {
+      const limits = computeLimits(active.model, samples.get(entry.benchmarkUuid) ?? []);
+      const boundaryUuid = randomUUID();
+      rows.boundaries.push({
+        uuid: boundaryUuid,
+        metric_uuid: entry.metricUuid,
+        threshold_uuid: active.thresholdUuid,
+        model_uuid: active.modelUuid,
+        ...limits,
+      });
+      const limit = outlier(limits, entry.value);
+      if (limit && !entry.ignored) {
+        rows.alerts.push({
+          uuid: randomUUID(),
+          boundary_uuid: boundaryUuid,
+          boundary_limit: limit,
+          status: 'active',
+          created: now,
+          modified: now,
+        });
+      }
+    }
+  }
+  await insertIterationRows(db, rows);
+  return rows.metrics.length;
+}
+
+export interface IngestInput {
+  project: Project;
+  userUuid: string | null;
+  report: NewReport;
+  now?: number;
+}
+
+/**
+ * Stores a report in one transaction (Bencher §2.4): branch and start point, testbed, report
+ * thresholds, version, then every iteration with boundaries and alerts computed from the history
+ * before it. Results are parsed first, so a report that fails validation stores nothing.
+ */
+export async function ingestReport(db: Db, input: IngestInput): Promise<{ reportUuid: string; metrics: number }> {
+  const { project, report } = input;
+  const now = input.now ?? Date.now();
+  const startTime = parseDateTime(report.start_time);
+  const endTime = parseDateTime(report.end_time);
+  if (startTime === undefined || endTime === undefined)
+    throw badRequest('start_time and end_time must be RFC 3339 date-times');
+  if (endTime < startTime) throw badRequest('end_time must not be before start_time');
+  const hash = report.hash ? report.hash.toLowerCase() : undefined;
+  if (hash && gitHashProblem(hash)) throw badRequest(gitHashProblem(hash) as string);
+  const testbedProblem =
+    parseNameId(report.testbed).column === 'name' ? resourceNameProblem(report.testbed, 'testbed') : undefined;
+  if (testbedProblem) throw badRequest(testbedProblem);
+  const adapter = normalizeAdapter(report.settings?.adapter ?? 'magic');
+  if (!adapter) throw badRequest(`unknown adapter '${String(report.settings?.adapter).slice(0, 32)}'`);
+  const iterations = parseResults(adapter, report);
+  if (report.start_point?.max_versions === 0) throw badRequest('start_point.max_versions must be at least 1');
+
+  return inTransaction(db, async (trx) => {
+    const branch = await branchFor(trx, project, report, now);
+    const testbeds = await getOrCreateDimensions(trx, 'testbed', project.uuid, [dimensionKey(report.testbed)], now);
+    const testbed = testbeds.get(parseNameId(report.testbed).value) as Dimension;
+    await applyReportThresholds(trx, project, branch, testbed, report, now);
+    const headUuid = branch.head_uuid as string;
+    const version = await versionForReport(trx, project.uuid, headUuid, hash);
+    const reportUuid = randomUUID();
+    await insertReport(trx, {
+      uuid: reportUuid,
+      project_uuid: project.uuid,
+      user_uuid: input.userUuid,
+      head_uuid: headUuid,
+      version_uuid: version.uuid,
+      testbed_uuid: testbed.uuid,
+      adapter,
+      start_time: startTime,
+      end_time: endTime,
+      created: now,
+    });
+    const context: IterationContext = {
+      db: trx,
+      project,
+      reportUuid,
+      headUuid,
+      testbedUuid: testbed.uuid,
+      models: await activeModels(trx, branch, testbed),
+      now,
+    };
+    let metrics = 0;
+    for (const [iteration, results] of iterations.entries())
+      metrics += await storeIteration(context, iteration, results);
+    return { reportUuid, metrics };
+  });
+}

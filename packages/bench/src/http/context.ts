@@ -1,0 +1,11 @@
+import type { Database } from '@atrium/core';
+import type { BenchConfig } from '../config.js';
+import type { BenchDatabase } from '../storage/schema.js';
+
+/** What every route of the bench service shares. */
+export interface BenchContext {
+  database: Database<BenchDatabase>;
+  config: BenchConfig;
+  /** The HS256 secret (configured, or the one kept in the data directory). */
+  jwtSecret: string;
+}

@@ -1,0 +1,164 @@
+import type { FastifyInstance } from 'fastify';
+import { ingestReport } from '../domain/ingest-report.js';
+import type { NewReport } from '../domain/new-report.js';
+import { metricDetails } from '../storage/metric-details.js';
+import { deleteReport, findReport, listReports } from '../storage/reports.js';
+import { UnknownDimensionError } from '../storage/resolve-dimensions.js';
+import type { Db, Project } from '../storage/types.js';
+import { findUserByUuid } from '../storage/users.js';
+import { ViewLoader } from '../views/loader.js';
+import { type ReportRow, reportJson } from '../views/report-view.js';
+import { type PaginationQuery, pageOf, paginationProperties } from '../wire/pagination.js';
+import { isUuid, parseNameId } from '../wire/slug.js';
+import { actorUserUuid, projectFor } from './access.js';
+import type { BenchContext } from './context.js';
+import { sendList } from './list-reply.js';
+import { notFound } from './problems.js';
+import { newReportProperties, pathParams } from './schemas.js';
+
+const newReportSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['branch', 'testbed', 'start_time', 'end_time', 'results'],
+  properties: newReportProperties,
+};
+
+type ReportListQuery = PaginationQuery & {
+  branch?: string;
+  testbed?: string;
+  start_time?: number;
+  end_time?: number;
+  archived?: boolean;
+  expand?: boolean;
+};
+
+/** Loads and renders reports with all their metrics in one query. */
+export async function renderReports(db: Db, project: Project, reports: ReportRow[], expand: boolean) {
+  const details = await metricDetails(
+    db,
+    'report',
+    reports.map((report) => report.uuid),
+  );
+  const byReport = new Map<string, typeof details>();
+  for (const detail of details) {
+    const list = byReport.get(detail.report_uuid);
+    if (list) list.push(detail);
+    else byReport.set(detail.report_uuid, [detail]);
+  }
+  const loader = new ViewLoader(db, project);
+  const userUuids = [...new Set(reports.map((report) => report.user_uuid).filter((uuid) => uuid !== null))];
+  const users = new Map(
+    (await Promise.all(userUuids.map((uuid) => findUserByUuid(db, uuid)))).flatMap((user) =>
+      user ? [[user.uuid, user] as const] : [],
+    ),
+  );
+  return Promise.all(
+    reports.map((report) =>
+      reportJson(
+        loader,
+        report,
+        byReport.get(report.uuid) ?? [],
+        report.user_uuid ? users.get(report.user_uuid) : undefined,
+        expand,
+      ),
+    ),
+  );
+}
+
+/** Ingests and answers 201 with the full report. */
+export async function createReport(
+  context: BenchContext,
+  project: Project,
+  userUuid: string | null,
+  report: NewReport,
+): Promise<unknown> {
+  const { db } = context.database;
+  let created: { reportUuid: string };
+  try {
+    created = await ingestReport(db, { project, userUuid, report });
+  } catch (error) {
+    if (error instanceof UnknownDimensionError) throw notFound(error.table, error.uuid);
+    throw error;
+  }
+  const row = (await findReport(db, project.uuid, created.reportUuid)) as ReportRow;
+  const [json] = await renderReports(db, project, [row], true);
+  return json;
+}
+
+export function registerReportRoutes(app: FastifyInstance, context: BenchContext): void {
+  const { db } = context.database;
+
+  app.post<{ Params: { project: string }; Body: NewReport }>(
+    '/v0/projects/:project/reports',
+    { schema: { params: pathParams('project'), body: newReportSchema } },
+    async (request, reply) => {
+      const { project, actor } = await projectFor(context, request, request.params.project, 'create');
+      return reply.code(201).send(await createReport(context, project, actorUserUuid(actor), request.body));
+    },
+  );
+
+  app.get<{ Params: { project: string }; Querystring: ReportListQuery }>(
+    '/v0/projects/:project/reports',
+    {
+      schema: {
+        params: pathParams('project'),
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ...paginationProperties(['date_time']),
+            branch: { type: 'string', maxLength: 1024 },
+            testbed: { type: 'string', maxLength: 1024 },
+            start_time: { type: 'integer' },
+            end_time: { type: 'integer' },
+            archived: { type: 'boolean' },
+            expand: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { project } = await projectFor(context, request, request.params.project, 'view');
+      const query = request.query;
+      const listed = await listReports(
+        db,
+        {
+          projectUuid: project.uuid,
+          archived: query.archived === true,
+          branch: query.branch === undefined ? undefined : parseNameId(query.branch),
+          testbed: query.testbed === undefined ? undefined : parseNameId(query.testbed),
+          startTime: query.start_time,
+          endTime: query.end_time,
+        },
+        pageOf(query),
+      );
+      return sendList(reply, await renderReports(db, project, listed.rows, query.expand === true), listed.total);
+    },
+  );
+
+  app.get<{ Params: { project: string; report: string } }>(
+    '/v0/projects/:project/reports/:report',
+    { schema: { params: pathParams('project', 'report') } },
+    async (request) => {
+      const { project } = await projectFor(context, request, request.params.project, 'view');
+      const id = request.params.report;
+      const report = isUuid(id) ? await findReport(db, project.uuid, id.toLowerCase()) : undefined;
+      if (!report) throw notFound('Report', id);
+      const [json] = await renderReports(db, project, [report], true);
+      return json;
+    },
+  );
+
+  app.delete<{ Params: { project: string; report: string } }>(
+    '/v0/projects/:project/reports/:report',
+    { schema: { params: pathParams('project', 'report') } },
+    async (request, reply) => {
+      const { project } = await projectFor(context, request, request.params.project, 'delete', { userOnly: true });
+      const id = request.params.report;
+      const report = isUuid(id) ? await findReport(db, project.uuid, id.toLowerCase()) : undefined;
+      if (!report) throw notFound('Report', id);
+      await db.transaction().execute((trx) => deleteReport(trx, report));
+      return reply.code(204).send();
+    },
+  );
+}

@@ -1,0 +1,82 @@
+import { paginationProperties } from '../wire/pagination.js';
+
+/** JSON schemas shared by the routes (and published by `/v0/server/spec`). */
+
+export const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
+
+export const pathParams = (...names: string[]) => ({
+  type: 'object',
+  required: names,
+  properties: Object.fromEntries(names.map((name) => [name, { type: 'string', minLength: 1, maxLength: 1024 }])),
+});
+
+export const listQuery = (sorts: readonly string[], extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    ...paginationProperties(sorts),
+    name: { type: 'string', maxLength: 1024 },
+    search: { type: 'string', maxLength: 1024 },
+    ...extra,
+  },
+});
+
+export const resourceName = { type: 'string', minLength: 1, maxLength: 64 };
+export const slugField = { type: 'string', minLength: 1, maxLength: 64 };
+export const nameId = { type: 'string', minLength: 1, maxLength: 1024 };
+
+export const modelFields = {
+  test: { type: 'string', maxLength: 32 },
+  min_sample_size: nullable({ type: 'integer', minimum: 0, maximum: 4294967295 }),
+  max_sample_size: nullable({ type: 'integer', minimum: 0, maximum: 4294967295 }),
+  window: nullable({ type: 'integer', minimum: 0, maximum: 4294967295 }),
+  lower_boundary: nullable({ type: 'number' }),
+  upper_boundary: nullable({ type: 'number' }),
+};
+
+export const startPointSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    branch: nullable(nameId),
+    hash: nullable({ type: 'string', maxLength: 64 }),
+    max_versions: nullable({ type: 'integer', minimum: 1, maximum: 4294967295 }),
+    clone_thresholds: nullable({ type: 'boolean' }),
+    reset: nullable({ type: 'boolean' }),
+  },
+};
+
+const modelSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['test'],
+  properties: modelFields,
+};
+
+/** `JsonNewReport`; `/v0/run` relaxes `branch` and `testbed` and adds its own fields. */
+export const newReportProperties = {
+  branch: nameId,
+  testbed: nameId,
+  hash: nullable({ type: 'string', maxLength: 64 }),
+  start_time: { type: 'string', maxLength: 64 },
+  end_time: { type: 'string', maxLength: 64 },
+  results: { type: 'array', maxItems: 4096, items: { type: 'string' } },
+  settings: nullable({
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      adapter: nullable({ type: 'string', maxLength: 64 }),
+      average: nullable({ type: 'string', enum: ['mean', 'median'] }),
+      fold: nullable({ type: 'string', enum: ['min', 'max', 'mean', 'median'] }),
+    },
+  }),
+  start_point: nullable(startPointSchema),
+  thresholds: nullable({
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      models: nullable({ type: 'object', maxProperties: 256, additionalProperties: modelSchema }),
+      reset: nullable({ type: 'boolean' }),
+    },
+  }),
+};

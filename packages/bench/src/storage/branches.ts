@@ -1,0 +1,221 @@
+import { randomUUID } from 'node:crypto';
+import type { NameId } from '../wire/slug.js';
+import { findDimension, insertDimension } from './dimensions.js';
+import { cloneThresholds } from './thresholds.js';
+import type { Branch, Db, Head, Version } from './types.js';
+
+export const DEFAULT_MAX_VERSIONS = 255;
+
+export interface StartPointRequest {
+  branch?: string | null | undefined;
+  hash?: string | null | undefined;
+  max_versions?: number | null | undefined;
+  clone_thresholds?: boolean | null | undefined;
+  reset?: boolean | null | undefined;
+}
+
+export interface ResolvedStartPoint {
+  branch: Branch;
+  headUuid: string;
+  version: Version;
+}
+
+/** The newest version of a head, or the newest with `hash` (falling back to the newest when unknown). */
+async function latestVersion(db: Db, headUuid: string, hash: string | null | undefined): Promise<Version | undefined> {
+  const base = db
+    .selectFrom('version')
+    .innerJoin('head_version', 'head_version.version_uuid', 'version.uuid')
+    .selectAll('version')
+    .where('head_version.head_uuid', '=', headUuid)
+    .orderBy('version.number', 'desc')
+    .limit(1);
+  if (hash) {
+    const matching = await base.where('version.hash', '=', hash.toLowerCase()).executeTakeFirst();
+    if (matching) return matching;
+  }
+  return base.executeTakeFirst();
+}
+
+/** Fallible, as in Bencher: an unknown branch or one without versions is no start point. */
+export async function resolveStartPoint(
+  db: Db,
+  projectUuid: string,
+  branchId: NameId,
+  hash: string | null | undefined,
+): Promise<ResolvedStartPoint | undefined> {
+  const branch = await findDimension<Branch>(db, 'branch', projectUuid, branchId);
+  if (!branch?.head_uuid) return undefined;
+  const version = await latestVersion(db, branch.head_uuid, hash);
+  return version ? { branch, headUuid: branch.head_uuid, version } : undefined;
+}
+
+/**
+ * Gives the branch a new current head: the old head is replaced and its alerts silenced, the start
+ * point's versions (up to `maxVersions`, newest first) become visible through the new head, and the
+ * start branch's thresholds are cloned when asked.
+ */
+export async function startNewHead(
+  db: Db,
+  branch: Branch,
+  startPoint: ResolvedStartPoint | undefined,
+  options: { maxVersions: number; cloneThresholds: boolean },
+  now = Date.now(),
+): Promise<Head> {
+  const head: Head = {
+    uuid: randomUUID(),
+    branch_uuid: branch.uuid,
+    start_head_uuid: startPoint?.headUuid ?? null,
+    start_version_uuid: startPoint?.version.uuid ?? null,
+    created: now,
+    replaced: null,
+  };
+  await db.insertInto('head').values(head).execute();
+  if (branch.head_uuid) {
+    const old = branch.head_uuid;
+    await db.updateTable('head').set({ replaced: now }).where('uuid', '=', old).execute();
+    await db
+      .updateTable('alert')
+      .set({ status: 'silenced', modified: now })
+      .where('boundary_uuid', 'in', (eb) =>
+        eb
+          .selectFrom('boundary')
+          .innerJoin('metric', 'metric.uuid', 'boundary.metric_uuid')
+          .innerJoin('report_benchmark', 'report_benchmark.uuid', 'metric.report_benchmark_uuid')
+          .innerJoin('report', 'report.uuid', 'report_benchmark.report_uuid')
+          .select('boundary.uuid')
+          .where('report.head_uuid', '=', old),
+      )
+      .execute();
+  }
+  await db.updateTable('branch').set({ head_uuid: head.uuid, modified: now }).where('uuid', '=', branch.uuid).execute();
+  branch.head_uuid = head.uuid;
+  if (startPoint) {
+    const versions = await db
+      .selectFrom('version')
+      .innerJoin('head_version', 'head_version.version_uuid', 'version.uuid')
+      .select('version.uuid')
+      .where('head_version.head_uuid', '=', startPoint.headUuid)
+      .where('version.number', '<=', startPoint.version.number)
+      .orderBy('version.number', 'desc')
+      .limit(options.maxVersions)
+      .execute();
+    if (versions.length > 0) {
+      await db
+        .insertInto('head_version')
+        .values(versions.map((version) => ({ head_uuid: head.uuid, version_uuid: version.uuid })))
+        .execute();
+    }
+    if (options.cloneThresholds)
+      await cloneThresholds(db, branch.project_uuid, startPoint.branch.uuid, branch.uuid, now);
+  }
+  return head;
+}
+
+export async function createBranch(
+  db: Db,
+  input: { projectUuid: string; name: string; slug: string; startPoint?: StartPointRequest | undefined },
+  resolveId: (text: string) => NameId,
+  now = Date.now(),
+): Promise<Branch> {
+  const branch = await insertDimension<Branch>(db, 'branch', { ...input, extra: { head_uuid: null } }, now);
+  const request = input.startPoint;
+  const startPoint = request?.branch
+    ? await resolveStartPoint(db, input.projectUuid, resolveId(request.branch), request.hash)
+    : undefined;
+  await startNewHead(
+    db,
+    branch,
+    startPoint,
+    {
+      maxVersions: request?.max_versions ?? DEFAULT_MAX_VERSIONS,
+      cloneThresholds: request?.clone_thresholds ?? false,
+    },
+    now,
+  );
+  return branch;
+}
+
+/** Bencher's `update_start_point_if_changed` (§6.1): a new head only when the start point really changed. */
+export async function updateStartPoint(
+  db: Db,
+  branch: Branch,
+  request: StartPointRequest,
+  resolveId: (text: string) => NameId,
+  now = Date.now(),
+): Promise<void> {
+  const startPoint = request.branch
+    ? await resolveStartPoint(db, branch.project_uuid, resolveId(request.branch), request.hash)
+    : undefined;
+  const current = branch.head_uuid
+    ? await db.selectFrom('head').selectAll().where('uuid', '=', branch.head_uuid).executeTakeFirst()
+    : undefined;
+  let changed = request.reset === true;
+  if (!changed && startPoint) {
+    if (!current?.start_head_uuid || !current.start_version_uuid) changed = true;
+    else {
+      const [currentHead, currentVersion] = await Promise.all([
+        db.selectFrom('head').select('branch_uuid').where('uuid', '=', current.start_head_uuid).executeTakeFirst(),
+        db.selectFrom('version').select('hash').where('uuid', '=', current.start_version_uuid).executeTakeFirst(),
+      ]);
+      const requestedHash = request.hash ? request.hash.toLowerCase() : undefined;
+      if (currentHead?.branch_uuid !== startPoint.branch.uuid) changed = true;
+      else if (requestedHash && currentVersion?.hash !== requestedHash) changed = true;
+    }
+  }
+  if (!changed) return;
+  await startNewHead(
+    db,
+    branch,
+    startPoint,
+    {
+      maxVersions: request.max_versions ?? DEFAULT_MAX_VERSIONS,
+      cloneThresholds: request.clone_thresholds ?? false,
+    },
+    now,
+  );
+}
+
+/** The version a report on this head belongs to: the head's version with the same hash, or the next number. */
+export async function versionForReport(
+  db: Db,
+  projectUuid: string,
+  headUuid: string,
+  hash: string | undefined,
+): Promise<Version> {
+  if (hash) {
+    const existing = await db
+      .selectFrom('version')
+      .innerJoin('head_version', 'head_version.version_uuid', 'version.uuid')
+      .selectAll('version')
+      .where('head_version.head_uuid', '=', headUuid)
+      .where('version.hash', '=', hash)
+      .orderBy('version.number', 'desc')
+      .executeTakeFirst();
+    if (existing) return existing;
+  }
+  const latest = await db
+    .selectFrom('version')
+    .innerJoin('head_version', 'head_version.version_uuid', 'version.uuid')
+    .select((eb) => eb.fn.max('version.number').as('number'))
+    .where('head_version.head_uuid', '=', headUuid)
+    .executeTakeFirst();
+  const top = latest?.number;
+  const version: Version = {
+    uuid: randomUUID(),
+    project_uuid: projectUuid,
+    number: top === null || top === undefined ? 0 : Number(top) + 1,
+    hash: hash ?? null,
+  };
+  await db.insertInto('version').values(version).execute();
+  await db.insertInto('head_version').values({ head_uuid: headUuid, version_uuid: version.uuid }).execute();
+  return version;
+}
+
+/** Deletes a branch with its heads; fails on a foreign key while reports or thresholds use it. */
+export async function deleteBranch(db: Db, branch: Branch): Promise<void> {
+  await db.updateTable('branch').set({ head_uuid: null }).where('uuid', '=', branch.uuid).execute();
+  const heads = db.selectFrom('head').select('uuid').where('branch_uuid', '=', branch.uuid);
+  await db.deleteFrom('head_version').where('head_uuid', 'in', heads).execute();
+  await db.deleteFrom('head').where('branch_uuid', '=', branch.uuid).execute();
+  await db.deleteFrom('branch').where('uuid', '=', branch.uuid).execute();
+}

@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Page } from '../wire/pagination.js';
+import { type NameId, suffixedSlug } from '../wire/slug.js';
+import { type Listed, searchAny } from './list-query.js';
+import type { DimensionColumns, DimensionTableName, MeasureTable } from './schema.js';
+import type { Db, Dimension } from './types.js';
+
+/**
+ * Queries shared by branches, testbeds, benchmarks and measures (one table each, same columns).
+ * Kysely cannot type a query over a union of tables, so these view the table through one alias.
+ */
+type AnyDimension = DimensionColumns & Partial<Pick<MeasureTable, 'units'>> & { head_uuid?: string | null };
+type DimensionDb = Kysely<{ dimension: AnyDimension }>;
+const as = (db: Db) => db as unknown as DimensionDb;
+const table = (name: DimensionTableName) => name as 'dimension';
+
+export async function findDimension<T extends Dimension = Dimension>(
+  db: Db,
+  name: DimensionTableName,
+  projectUuid: string,
+  id: NameId,
+): Promise<T | undefined> {
+  return (await as(db)
+    .selectFrom(table(name))
+    .selectAll()
+    .where('project_uuid', '=', projectUuid)
+    .where(id.column, '=', id.value)
+    .executeTakeFirst()) as T | undefined;
+}
+
+export async function findDimensionsByUuid<T extends Dimension = Dimension>(
+  db: Db,
+  name: DimensionTableName,
+  uuids: readonly string[],
+): Promise<T[]> {
+  if (uuids.length === 0) return [];
+  return (await as(db).selectFrom(table(name)).selectAll().where('uuid', 'in', uuids).execute()) as T[];
+}
+
+/** Inserts a dimension; a taken slug gets a random suffix, a taken name is the caller's 409. */
+export async function insertDimension<T extends Dimension = Dimension>(
+  db: Db,
+  name: DimensionTableName,
+  input: { projectUuid: string; name: string; slug: string; extra?: Partial<AnyDimension> },
+  now = Date.now(),
+): Promise<T> {
+  const taken = await findDimension(db, name, input.projectUuid, { column: 'slug', value: input.slug });
+  const row: AnyDimension = {
+    uuid: randomUUID(),
+    project_uuid: input.projectUuid,
+    name: input.name,
+    slug: taken ? suffixedSlug(input.slug) : input.slug,
+    created: now,
+    modified: now,
+    archived: null,
+    ...input.extra,
+  };
+  await as(db).insertInto(table(name)).values(row).execute();
+  return row as unknown as T;
+}
+
+export interface DimensionFilter {
+  projectUuid: string;
+  archived: boolean;
+  name?: string | undefined;
+  search?: string | undefined;
+}
+
+export async function listDimensions<T extends Dimension = Dimension>(
+  db: Db,
+  name: DimensionTableName,
+  filter: DimensionFilter,
+  page: Page,
+): Promise<Listed<T>> {
+  let query = as(db)
+    .selectFrom(table(name))
+    .where('project_uuid', '=', filter.projectUuid)
+    .where('archived', filter.archived ? 'is not' : 'is', null);
+  if (filter.name !== undefined) query = query.where('name', '=', filter.name);
+  if (filter.search !== undefined) query = query.where(searchAny(['name', 'slug', 'uuid'], filter.search));
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('name', page.direction ?? 'asc')
+      .orderBy('uuid')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as unknown as T[], total: Number(count.n) };
+}
+
+export interface DimensionChanges {
+  name?: string | undefined;
+  slug?: string | undefined;
+  units?: string | undefined;
+  archived?: boolean | undefined;
+}
+
+export async function updateDimension(
+  db: Db,
+  name: DimensionTableName,
+  uuid: string,
+  changes: DimensionChanges,
+  now = Date.now(),
+): Promise<void> {
+  const { archived, ...rest } = changes;
+  const set: Partial<AnyDimension> = { modified: now };
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) (set as Record<string, unknown>)[key] = value;
+  }
+  if (archived !== undefined) set.archived = archived ? now : null;
+  await as(db).updateTable(table(name)).set(set).where('uuid', '=', uuid).execute();
+}
+
+/** Clears `archived` on the dimensions a new report uses. */
+export async function unarchive(db: Db, name: DimensionTableName, uuids: readonly string[], now = Date.now()) {
+  if (uuids.length === 0) return;
+  await as(db)
+    .updateTable(table(name))
+    .set({ archived: null, modified: now })
+    .where('uuid', 'in', uuids)
+    .where('archived', 'is not', null)
+    .execute();
+}
+
+export async function deleteDimension(db: Db, name: DimensionTableName, uuid: string): Promise<void> {
+  await as(db).deleteFrom(table(name)).where('uuid', '=', uuid).execute();
+}

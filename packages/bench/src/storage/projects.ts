@@ -1,0 +1,127 @@
+import { randomUUID } from 'node:crypto';
+import type { ProjectRole } from '../auth/permissions.js';
+import type { Page } from '../wire/pagination.js';
+import { suffixedSlug } from '../wire/slug.js';
+import { type Listed, searchAny } from './list-query.js';
+import type { Db, Project } from './types.js';
+
+export async function createProject(
+  db: Db,
+  input: {
+    organizationUuid: string;
+    name: string;
+    slug: string;
+    url: string | null;
+    visibility: Project['visibility'];
+    maintainer?: string | undefined;
+  },
+  now = Date.now(),
+): Promise<Project> {
+  const taken = await db.selectFrom('project').select('uuid').where('slug', '=', input.slug).executeTakeFirst();
+  const row: Project = {
+    uuid: randomUUID(),
+    organization_uuid: input.organizationUuid,
+    name: input.name,
+    slug: taken ? suffixedSlug(input.slug) : input.slug,
+    url: input.url,
+    visibility: input.visibility,
+    created: now,
+    modified: now,
+    deleted: null,
+  };
+  await db.insertInto('project').values(row).execute();
+  if (input.maintainer) {
+    await db
+      .insertInto('project_role')
+      .values({ project_uuid: row.uuid, user_uuid: input.maintainer, role: 'maintainer', created: now })
+      .execute();
+  }
+  return row;
+}
+
+export const findProject = (db: Db, id: { column: string; value: string }): Promise<Project | undefined> =>
+  db
+    .selectFrom('project')
+    .selectAll()
+    .where(id.column === 'uuid' ? 'uuid' : 'slug', '=', id.value)
+    .where('deleted', 'is', null)
+    .executeTakeFirst();
+
+export const projectNameTaken = async (db: Db, organizationUuid: string, name: string): Promise<boolean> =>
+  (await db
+    .selectFrom('project')
+    .select('uuid')
+    .where('organization_uuid', '=', organizationUuid)
+    .where('name', '=', name)
+    .where('deleted', 'is', null)
+    .executeTakeFirst()) !== undefined;
+
+export async function projectRole(db: Db, projectUuid: string, userUuid: string): Promise<ProjectRole | undefined> {
+  const row = await db
+    .selectFrom('project_role')
+    .select('role')
+    .where('project_uuid', '=', projectUuid)
+    .where('user_uuid', '=', userUuid)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+export interface ProjectFilter {
+  organization?: string | undefined;
+  /** Which projects the caller may see: all (admin), public ones plus those of a user, or one project (key). */
+  visibleTo: { kind: 'all' } | { kind: 'user'; uuid: string | undefined } | { kind: 'project'; uuid: string };
+  name?: string | undefined;
+  search?: string | undefined;
+}
+
+export async function listProjects(db: Db, filter: ProjectFilter, page: Page): Promise<Listed<Project>> {
+  let query = db.selectFrom('project').where('deleted', 'is', null);
+  if (filter.organization !== undefined) query = query.where('organization_uuid', '=', filter.organization);
+  const visible = filter.visibleTo;
+  if (visible.kind === 'project') query = query.where('uuid', '=', visible.uuid);
+  if (visible.kind === 'user') {
+    const user = visible.uuid;
+    query = query.where((eb) =>
+      user === undefined
+        ? eb('visibility', '=', 'public')
+        : eb.or([
+            eb('visibility', '=', 'public'),
+            eb('uuid', 'in', eb.selectFrom('project_role').select('project_uuid').where('user_uuid', '=', user)),
+            eb(
+              'organization_uuid',
+              'in',
+              eb
+                .selectFrom('organization_role')
+                .select('organization_uuid')
+                .where('user_uuid', '=', user)
+                .where('role', '=', 'leader'),
+            ),
+          ]),
+    );
+  }
+  if (filter.name !== undefined) query = query.where('name', '=', filter.name);
+  if (filter.search !== undefined) query = query.where(searchAny(['name', 'slug', 'uuid'], filter.search));
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('name', page.direction ?? 'asc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function updateProject(
+  db: Db,
+  uuid: string,
+  changes: Partial<Pick<Project, 'name' | 'slug' | 'url' | 'visibility'>>,
+  now = Date.now(),
+): Promise<void> {
+  await db
+    .updateTable('project')
+    .set({ ...changes, modified: now })
+    .where('uuid', '=', uuid)
+    .execute();
+}

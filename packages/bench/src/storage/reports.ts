@@ -1,0 +1,102 @@
+import type { Page } from '../wire/pagination.js';
+import type { NameId } from '../wire/slug.js';
+import type { Listed } from './list-query.js';
+import type { Db } from './types.js';
+
+export const findReport = (db: Db, projectUuid: string, uuid: string) =>
+  db
+    .selectFrom('report')
+    .selectAll()
+    .where('project_uuid', '=', projectUuid)
+    .where('uuid', '=', uuid)
+    .executeTakeFirst();
+
+export interface ReportFilter {
+  projectUuid: string;
+  archived: boolean;
+  branch?: NameId | undefined;
+  testbed?: NameId | undefined;
+  startTime?: number | undefined;
+  endTime?: number | undefined;
+}
+
+export async function listReports(db: Db, filter: ReportFilter, page: Page) {
+  let query = db
+    .selectFrom('report')
+    .innerJoin('head', 'head.uuid', 'report.head_uuid')
+    .innerJoin('branch', 'branch.uuid', 'head.branch_uuid')
+    .innerJoin('testbed', 'testbed.uuid', 'report.testbed_uuid')
+    .where('report.project_uuid', '=', filter.projectUuid);
+  query = filter.archived
+    ? query.where((eb) => eb.or([eb('branch.archived', 'is not', null), eb('testbed.archived', 'is not', null)]))
+    : query.where('branch.archived', 'is', null).where('testbed.archived', 'is', null);
+  if (filter.branch) query = query.where(`branch.${filter.branch.column}`, '=', filter.branch.value);
+  if (filter.testbed) query = query.where(`testbed.${filter.testbed.column}`, '=', filter.testbed.value);
+  if (filter.startTime !== undefined) query = query.where('report.start_time', '>=', filter.startTime);
+  if (filter.endTime !== undefined) query = query.where('report.end_time', '<=', filter.endTime);
+  const direction = page.direction ?? 'desc';
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll('report')
+      .orderBy('report.start_time', direction)
+      .orderBy('report.end_time', direction)
+      .orderBy('report.created', direction)
+      .orderBy('report.uuid')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) } satisfies Listed<unknown>;
+}
+
+/**
+ * Deletes a report with its metrics, boundaries and alerts. When it was its version's last report the
+ * version goes too, and later versions of every head that saw it move down by one.
+ */
+export async function deleteReport(db: Db, report: { uuid: string; version_uuid: string }): Promise<void> {
+  const reportBenchmarks = db.selectFrom('report_benchmark').select('uuid').where('report_uuid', '=', report.uuid);
+  const metrics = db.selectFrom('metric').select('uuid').where('report_benchmark_uuid', 'in', reportBenchmarks);
+  const boundaries = db.selectFrom('boundary').select('uuid').where('metric_uuid', 'in', metrics);
+  await db.deleteFrom('alert').where('boundary_uuid', 'in', boundaries).execute();
+  await db.deleteFrom('boundary').where('metric_uuid', 'in', metrics).execute();
+  await db.deleteFrom('metric').where('report_benchmark_uuid', 'in', reportBenchmarks).execute();
+  await db.deleteFrom('report_benchmark').where('report_uuid', '=', report.uuid).execute();
+  await db.deleteFrom('report').where('uuid', '=', report.uuid).execute();
+  const others = await db
+    .selectFrom('report')
+    .select('uuid')
+    .where('version_uuid', '=', report.version_uuid)
+    .executeTakeFirst();
+  if (others) return;
+  const version = await db.selectFrom('version').selectAll().where('uuid', '=', report.version_uuid).executeTakeFirst();
+  if (!version) return;
+  const heads = await db
+    .selectFrom('head_version')
+    .select('head_uuid')
+    .where('version_uuid', '=', version.uuid)
+    .execute();
+  await db
+    .updateTable('head')
+    .set({ start_version_uuid: null })
+    .where('start_version_uuid', '=', version.uuid)
+    .execute();
+  await db.deleteFrom('head_version').where('version_uuid', '=', version.uuid).execute();
+  await db.deleteFrom('version').where('uuid', '=', version.uuid).execute();
+  if (heads.length === 0) return;
+  await db
+    .updateTable('version')
+    .set((eb) => ({ number: eb('number', '-', 1) }))
+    .where('number', '>', version.number)
+    .where('uuid', 'in', (eb) =>
+      eb
+        .selectFrom('head_version')
+        .select('version_uuid')
+        .where(
+          'head_uuid',
+          'in',
+          heads.map((head) => head.head_uuid),
+        ),
+    )
+    .execute();
+}
