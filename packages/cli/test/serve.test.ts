@@ -8,7 +8,8 @@ const tempDir = () => mkdtempSync(join(tmpdir(), 'atrium-cli-'));
 
 describe('atrium serve', () => {
   it('starts all three services, serves their routes and stops cleanly on SIGTERM', async () => {
-    const served = await startServe(['--data-dir', tempDir()], ['inference', 'provenance', 'bench']);
+    const env = cliEnv({ ATRIUM_DEMO_KEY: 'sk-cli-test-demo-key' });
+    const served = await startServe(['--data-dir', tempDir()], ['inference', 'provenance', 'bench'], env);
     try {
       const origin = (name: string) => new URL(served.urls.get(name) as string).origin;
       for (const name of ['inference', 'provenance', 'bench']) {
@@ -20,7 +21,10 @@ describe('atrium serve', () => {
       const info = await fetch(`${origin('provenance')}/api/v4/server/`);
       expect(((await info.json()) as { data: { API_prefix: string } }).data.API_prefix).toBe('/api/v4');
       expect(await (await fetch(`${origin('bench')}/v0/server/version`)).json()).toHaveProperty('version');
-      const models = (await (await fetch(`${origin('inference')}/v1/models`)).json()) as { object: string };
+      const headers = { authorization: 'Bearer sk-cli-test-demo-key' };
+      const models = (await (await fetch(`${origin('inference')}/v1/models`, { headers })).json()) as {
+        object: string;
+      };
       expect(models.object).toBe('list');
     } finally {
       expect(await served.stop('SIGTERM')).toBe(0);
