@@ -2,13 +2,18 @@ import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import type { BenchConfig } from './config.js';
+import { registerAlertRoutes } from './http/alert-routes.js';
 import type { BenchContext } from './http/context.js';
 import { registerDimensionRoutes } from './http/dimension-routes.js';
 import { formatBenchError } from './http/errors.js';
+import { registerMetricRoutes } from './http/metric-routes.js';
 import { registerOrganizationRoutes } from './http/organization-routes.js';
+import { registerPerfRoutes } from './http/perf-routes.js';
 import { registerProjectRoutes } from './http/project-routes.js';
 import { registerReportRoutes } from './http/report-routes.js';
+import { registerRunRoutes } from './http/run-routes.js';
 import { registerServerRoutes } from './http/server-routes.js';
+import { registerThresholdRoutes } from './http/threshold-routes.js';
 import { jwtSecretFor } from './jwt-secret.js';
 import { openBenchDatabase } from './storage/open.js';
 
@@ -29,5 +34,10 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   registerProjectRoutes(app, bench);
   registerDimensionRoutes(app, bench);
   registerReportRoutes(app, bench);
+  registerRunRoutes(app, bench);
+  registerThresholdRoutes(app, bench);
+  registerAlertRoutes(app, bench);
+  registerMetricRoutes(app, bench);
+  registerPerfRoutes(app, bench);
   return app;
 }

@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import type { Db } from './types.js';
+
+export interface PerfQuery {
+  headUuids: readonly string[];
+  testbedUuids: readonly string[];
+  benchmarkUuids: readonly string[];
+  measureUuids: readonly string[];
+  startTime?: number | undefined;
+  endTime?: number | undefined;
+}
+
+export interface PerfRow {
+  head_uuid: string;
+  testbed_uuid: string;
+  benchmark_uuid: string;
+  measure_uuid: string;
+  report_uuid: string;
+  iteration: number;
+  start_time: number;
+  end_time: number;
+  number: number;
+  hash: string | null;
+  metric_uuid: string;
+  value: number;
+  lower_value: number | null;
+  upper_value: number | null;
+  threshold_uuid: string | null;
+  model_uuid: string | null;
+  baseline: number | null;
+  lower_limit: number | null;
+  upper_limit: number | null;
+  alert_uuid: string | null;
+  boundary_limit: 'lower' | 'upper' | null;
+  status: 'active' | 'dismissed' | 'silenced' | null;
+  alert_modified: number | null;
+}
+
+/** The perf query's SQL: every metric of the given heads × testbeds × benchmarks × measures, in plot order. */
+export function perfSql(query: PerfQuery) {
+  const start = query.startTime === undefined ? sql`` : sql`and r.start_time >= ${query.startTime}`;
+  const end = query.endTime === undefined ? sql`` : sql`and r.end_time <= ${query.endTime}`;
+  return sql<PerfRow>`
+    select hv.head_uuid, r.testbed_uuid, rb.benchmark_uuid, m.measure_uuid,
+      r.uuid as report_uuid, rb.iteration, r.start_time, r.end_time, v.number, v.hash,
+      m.uuid as metric_uuid, m.value, m.lower_value, m.upper_value,
+      b.threshold_uuid, b.model_uuid, b.baseline, b.lower_limit, b.upper_limit,
+      a.uuid as alert_uuid, a.boundary_limit, a.status, a.modified as alert_modified
+    from head_version hv
+    join version v on v.uuid = hv.version_uuid
+    join report r on r.version_uuid = v.uuid
+    join report_benchmark rb on rb.report_uuid = r.uuid
+    join metric m on m.report_benchmark_uuid = rb.uuid
+    left join boundary b on b.metric_uuid = m.uuid
+    left join alert a on a.boundary_uuid = b.uuid
+    where hv.head_uuid in (${sql.join(query.headUuids)})
+      and r.testbed_uuid in (${sql.join(query.testbedUuids)})
+      and rb.benchmark_uuid in (${sql.join(query.benchmarkUuids)})
+      and m.measure_uuid in (${sql.join(query.measureUuids)})
+      ${start} ${end}
+    order by v.number, r.start_time, rb.iteration`;
+}
+
+export async function perfMetrics(db: Db, query: PerfQuery): Promise<PerfRow[]> {
+  return (await perfSql(query).execute(db)).rows;
+}
