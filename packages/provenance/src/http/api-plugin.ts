@@ -14,6 +14,7 @@ import {
   treeHandler,
 } from './node-routes.js';
 import { calcjobFilesHandler, reportHandler } from './process-routes.js';
+import { querybuilderPostHandler } from './querybuilder-routes.js';
 import { downloadHandler, repoContentsHandler, repoListHandler } from './repository-routes.js';
 import { envelope, rawParts, sendJson } from './respond.js';
 import { endpointsHandler, querybuilderGetHandler, serverInfoHandler } from './server-routes.js';
@@ -106,17 +107,21 @@ export function apiPlugin(source: Source, options: ApiOptions) {
       route.config = { ...(route.config as object), cors: false };
     });
     app.addHook('onRequest', async (request, reply) => applyCors(request, reply));
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     const table = handlers(options.aiidaVersion);
     for (const [group, rule] of ENDPOINT_RULES) {
       const handler = table[rule];
       if (!handler) throw new Error(`no handler for ${rule}`);
       const url = fastifyPattern(rule);
-      app.get(url, async (request, reply) => {
+      const serve = (run: Handler) => async (request: FastifyRequest, reply: FastifyReply) => {
         const chosen = sourceFor(request, reply, group, source, options);
         if (!chosen) return reply;
-        await handler({ request, reply, source: chosen, params: request.params as Record<string, string> });
+        await run({ request, reply, source: chosen, params: request.params as Record<string, string> });
         return reply;
-      });
+      };
+      app.get(url, serve(handler));
+      if (group === 'querybuilder') app.post(url, serve(querybuilderPostHandler));
       app.options(url, async (_request, reply) =>
         reply.code(200).header('content-type', 'text/html; charset=utf-8').send(''),
       );

@@ -12,7 +12,12 @@ function parameter(dialect: AiidaDialect, value: Scalar): unknown {
   return value;
 }
 
-function compileFilter(filter: ColumnFilter, column: RawBuilder<unknown>, dialect: AiidaDialect): RawBuilder<unknown> {
+/** One column comparison (`value === null` means IS [NOT] NULL). */
+export function compileFilter(
+  filter: ColumnFilter,
+  column: RawBuilder<unknown>,
+  dialect: AiidaDialect,
+): RawBuilder<unknown> {
   const { op, value } = filter;
   if (value === null) return op === '!=' ? sql`${column} is not null` : sql`${column} is null`;
   const list = (Array.isArray(value) ? value : [value]).map((v) => parameter(dialect, v));

@@ -1,0 +1,262 @@
+import { type RawBuilder, sql } from 'kysely';
+import { fullTypeOf } from '../../wire/full-type.js';
+import {
+  type Entity,
+  type FieldRef,
+  JSON_COLUMNS,
+  type QbCondition,
+  type QbPlan,
+  type QbVertex,
+  TIME_COLUMNS,
+} from '../../wire/querybuilder.js';
+import type { ColumnFilter } from '../../wire/request-params.js';
+import { compileFilter } from './conditions.js';
+import type { AiidaDialect, AiidaStore } from './open.js';
+import { toDate, toJson } from './rows.js';
+
+const TABLES: Record<Entity, string> = {
+  node: 'db_dbnode',
+  group: 'db_dbgroup',
+  computer: 'db_dbcomputer',
+  user: 'db_dbuser',
+  comment: 'db_dbcomment',
+  log: 'db_dblog',
+};
+
+type Sql = RawBuilder<unknown>;
+
+function sqlitePath(path: string[]): string {
+  return `$${path.map((k) => `."${k.replace(/"/g, '\\"')}"`).join('')}`;
+}
+
+/** The SQL of a field: a plain column, or a JSON value (JSON text on SQLite, jsonb on PostgreSQL). */
+function fieldSql(alias: string, field: FieldRef, dialect: AiidaDialect): Sql {
+  const column = sql.ref(`${alias}.${field.column}`);
+  if (!field.path.length) return column;
+  return dialect === 'postgres'
+    ? sql`(${column} #> cast(${`{${field.path.join(',')}}`} as text[]))`
+    : sql`(${column} -> ${sqlitePath(field.path)})`;
+}
+
+/** A comparison inside a JSON document, typed by the operand as AiiDA does. */
+function jsonCondition(alias: string, field: FieldRef, op: string, value: unknown, dialect: AiidaDialect): Sql {
+  const column = sql.ref(`${alias}.${field.column}`);
+  const pg = dialect === 'postgres';
+  const path = field.path.length ? sqlitePath(field.path) : '$';
+  const json = pg ? fieldSql(alias, field, dialect) : sql`${column}`;
+  const type = pg ? sql`jsonb_typeof(${json})` : sql`json_type(${column}, ${path})`;
+  const scalar = pg ? sql`(${json} #>> '{}')` : sql`json_extract(${column}, ${path})`;
+  const comparison = (operator: string, operand: unknown): Sql => {
+    if (typeof operand === 'number') {
+      const numeric = pg ? sql`cast(${scalar} as double precision)` : scalar;
+      return sql`(${type} in (${sql.join(pg ? ['number'] : ['integer', 'real'])}) and ${numeric} ${sql.raw(operator)} ${operand})`;
+    }
+    if (typeof operand === 'string') {
+      const textType = pg ? 'string' : 'text';
+      if (operator === 'like') return sql`(${type} = ${textType} and ${scalar} like ${operand} escape '\\')`;
+      if (operator === 'ilike')
+        return sql`(${type} = ${textType} and lower(${scalar}) like lower(${operand}) escape '\\')`;
+      return sql`(${type} = ${textType} and ${scalar} ${sql.raw(operator)} ${operand})`;
+    }
+    if (typeof operand === 'boolean') {
+      return pg ? sql`(${type} = 'boolean' and ${scalar} = ${String(operand)})` : sql`${type} = ${String(operand)}`;
+    }
+    if (operand === null) return sql`${type} = 'null'`;
+    return pg
+      ? sql`${json} = cast(${JSON.stringify(operand)} as jsonb)`
+      : sql`json(${sql`${column} -> ${path}`}) = json(${JSON.stringify(operand)})`;
+  };
+  const length = pg ? sql`jsonb_array_length(${json})` : sql`json_array_length(${column}, ${path})`;
+  switch (op) {
+    case '==':
+      return comparison('=', value);
+    case '>':
+    case '<':
+    case '>=':
+    case '<=':
+    case 'like':
+    case 'ilike':
+      return comparison(op, value);
+    case 'in':
+      return sql`(${sql.join(
+        (value as unknown[]).map((v) => comparison('=', v)),
+        sql` or `,
+      )})`;
+    case 'has_key':
+      return pg
+        ? sql`(${json} ? ${String(value)})`
+        : sql`json_type(${column}, ${`${path}."${String(value)}"`}) is not null`;
+    case 'of_length':
+      return sql`(${type} = 'array' and ${length} = ${Number(value)})`;
+    case 'longer':
+      return sql`(${type} = 'array' and ${length} > ${Number(value)})`;
+    case 'shorter':
+      return sql`(${type} = 'array' and ${length} < ${Number(value)})`;
+    case 'of_type': {
+      const names: Record<string, string[]> = pg
+        ? { number: ['number'], string: ['string'], bool: ['boolean'], boolean: ['boolean'] }
+        : { number: ['integer', 'real'], string: ['text'], bool: ['true', 'false'], boolean: ['true', 'false'] };
+      const wanted = names[String(value)] ?? [String(value)];
+      return sql`${type} in (${sql.join(wanted)})`;
+    }
+    case 'contains': {
+      const items = Array.isArray(value) ? value : [value];
+      if (pg) return sql`${json} @> cast(${JSON.stringify(items)} as jsonb)`;
+      return sql`(${sql.join(
+        items.map(
+          (item) =>
+            sql`exists (select 1 from json_each(${column}, ${path}) where json_quote(value) = json_quote(json(${JSON.stringify(item)})) or value = ${item as string})`,
+        ),
+        sql` and `,
+      )})`;
+    }
+    default:
+      throw new Error(`unsupported operator ${op}`);
+  }
+}
+
+function columnValue(column: string, value: unknown, dialect: AiidaDialect): unknown {
+  if (TIME_COLUMNS.has(column) && typeof value === 'string') {
+    const date = new Date(value.includes('T') || value.includes('Z') ? value : `${value.replace(' ', 'T')}Z`);
+    if (!Number.isNaN(date.getTime())) return date;
+  }
+  if (Array.isArray(value)) return value.map((v) => columnValue(column, v, dialect));
+  return value;
+}
+
+function compileQb(alias: string, condition: QbCondition, dialect: AiidaDialect): Sql {
+  if ('and' in condition) {
+    if (!condition.and.length) return sql`1 = 1`;
+    return sql`(${sql.join(
+      condition.and.map((c) => compileQb(alias, c, dialect)),
+      sql` and `,
+    )})`;
+  }
+  if ('or' in condition) {
+    if (!condition.or.length) return sql`1 = 0`;
+    return sql`(${sql.join(
+      condition.or.map((c) => compileQb(alias, c, dialect)),
+      sql` or `,
+    )})`;
+  }
+  const { field, op, value, negated } = condition;
+  let compiled: Sql;
+  if (field.path.length || JSON_COLUMNS.has(field.column)) {
+    compiled = jsonCondition(alias, field, op, value, dialect);
+  } else {
+    if (!['==', '>', '<', '>=', '<=', 'like', 'ilike', 'in'].includes(op)) {
+      throw new Error(`operator ${op} needs a JSON column`);
+    }
+    const filter = { column: field.column, op, value: columnValue(field.column, value, dialect) } as ColumnFilter;
+    compiled = compileFilter(filter, sql.ref(`${alias}.${field.column}`), dialect);
+  }
+  return negated ? sql`not ${compiled}` : compiled;
+}
+
+function joinSql(vertex: QbVertex, index: number, aliasOf: (tag: string) => string): Sql {
+  const me = `v${index}`;
+  const table = sql`${sql.table(TABLES[vertex.entity])} as ${sql.raw(me)}`;
+  if (!vertex.join) return table;
+  const other = aliasOf(vertex.join.target);
+  const link = `l${index}`;
+  const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
+  switch (vertex.join.keyword) {
+    case 'with_incoming':
+      return sql`join db_dblink as ${sql.raw(link)} on ${ref(link, 'input_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'output_id')}`;
+    case 'with_outgoing':
+      return sql`join db_dblink as ${sql.raw(link)} on ${ref(link, 'output_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'input_id')}`;
+    case 'with_group':
+      if (vertex.entity === 'user') return sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'user_id')}`;
+      return sql`join db_dbgroup_dbnodes as ${sql.raw(link)} on ${ref(link, 'dbgroup_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'dbnode_id')}`;
+    case 'with_node':
+      if (vertex.entity === 'group') {
+        return sql`join db_dbgroup_dbnodes as ${sql.raw(link)} on ${ref(link, 'dbnode_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'dbgroup_id')}`;
+      }
+      if (vertex.entity === 'user') return sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'user_id')}`;
+      if (vertex.entity === 'computer') return sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'dbcomputer_id')}`;
+      return sql`join ${table} on ${ref(me, 'dbnode_id')} = ${ref(other, 'id')}`;
+    case 'with_user':
+      return sql`join ${table} on ${ref(me, 'user_id')} = ${ref(other, 'id')}`;
+    case 'with_computer':
+      return sql`join ${table} on ${ref(me, 'dbcomputer_id')} = ${ref(other, 'id')}`;
+    case 'with_comment':
+    case 'with_log':
+      return vertex.entity === 'user'
+        ? sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'user_id')}`
+        : sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'dbnode_id')}`;
+  }
+}
+
+type Json = Record<string, unknown>;
+
+function decode(field: FieldRef, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (field.path.length || JSON_COLUMNS.has(field.column)) return toJson(value);
+  if (TIME_COLUMNS.has(field.column)) return toDate(value as string | Date);
+  return value;
+}
+
+/** Compiles the plan to one SELECT and shapes the answer `{tag: [record per row]}`. */
+export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<{ count: number; data: Json }> {
+  const aliases = new Map<string, string>();
+  plan.vertices.forEach((v, i) => {
+    aliases.set(v.tag, `v${i}`);
+    if (v.edgeTag) aliases.set(v.edgeTag, `l${i}`);
+  });
+  const aliasOf = (tag: string) => aliases.get(tag) ?? 'v0';
+  const selects: Sql[] = [];
+  const readers: { tag: string; key: string; field: FieldRef; entity: Entity | 'link'; column: string }[] = [];
+  const conditions: Sql[] = [];
+  plan.vertices.forEach((vertex, i) => {
+    const groups: [string, Entity | 'link', QbVertex['project']][] = [[vertex.tag, vertex.entity, vertex.project]];
+    if (vertex.edgeTag) groups.push([vertex.edgeTag, 'link', vertex.edgeProject]);
+    for (const [tag, entity, projections] of groups) {
+      for (const projection of projections ?? []) {
+        const column = `p${readers.length}`;
+        selects.push(sql`${fieldSql(aliasOf(tag), projection.field, store.dialect)} as ${sql.raw(column)}`);
+        readers.push({ tag, key: projection.key, field: projection.field, entity, column });
+      }
+    }
+    for (const c of vertex.where) conditions.push(compileQb(`v${i}`, c, store.dialect));
+    for (const c of vertex.edgeWhere) conditions.push(compileQb(`l${i}`, c, store.dialect));
+  });
+  const from = sql.join(
+    plan.vertices.map((v, i) => joinSql(v, i, aliasOf)),
+    sql` `,
+  );
+  const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+  const order = plan.order.length
+    ? sql`order by ${sql.join(
+        plan.order.map(
+          (o) => sql`${fieldSql(aliasOf(o.tag), o.field, store.dialect)} ${sql.raw(o.descending ? 'desc' : 'asc')}`,
+        ),
+      )}`
+    : sql``;
+  const limit =
+    plan.limit !== undefined
+      ? sql`limit ${plan.limit}`
+      : plan.offset && store.dialect === 'sqlite'
+        ? sql`limit -1`
+        : sql``;
+  const offset = plan.offset ? sql`offset ${plan.offset}` : sql``;
+  const distinct = plan.distinct ? sql`distinct` : sql``;
+  const { rows } =
+    await sql<Json>`select ${distinct} ${sql.join(selects)} from ${from} ${where} ${order} ${limit} ${offset}`.execute(
+      store.db,
+    );
+  const data: Json = {};
+  if (rows.length === 0) return { count: 0, data };
+  const tags = [...new Set(readers.map((r) => r.tag))];
+  for (const tag of tags) {
+    const mine = readers.filter((r) => r.tag === tag);
+    data[tag] = rows.map((row) => {
+      const record: Json = {};
+      for (const reader of mine) record[reader.key] = decode(reader.field, row[reader.column]);
+      if (mine[0]?.entity === 'node' && ('node_type' in record || 'process_type' in record)) {
+        record.full_type = fullTypeOf((record.node_type as string) ?? null, (record.process_type as string) ?? null);
+      }
+      return record;
+    });
+  }
+  return { count: rows.length, data };
+}

@@ -1,0 +1,335 @@
+import { internalError } from './errors.js';
+import { escapeLike } from './full-type.js';
+
+/**
+ * AiiDA's `QueryBuilder.as_dict()` payload, validated into a plan the storage layer compiles to one
+ * SQL statement. Anything outside the supported subset is refused with a message naming it.
+ */
+
+export type Entity = 'node' | 'group' | 'computer' | 'user' | 'comment' | 'log';
+export type JoinKeyword =
+  | 'with_incoming'
+  | 'with_outgoing'
+  | 'with_group'
+  | 'with_node'
+  | 'with_user'
+  | 'with_computer'
+  | 'with_comment'
+  | 'with_log';
+
+/** The columns `**` projects, per entity (also the columns filters and ordering may name). */
+export const ENTITY_COLUMNS: Record<Entity | 'link', readonly string[]> = {
+  node: [
+    'id',
+    'uuid',
+    'node_type',
+    'process_type',
+    'label',
+    'description',
+    'ctime',
+    'mtime',
+    'attributes',
+    'extras',
+    'repository_metadata',
+    'dbcomputer_id',
+    'user_id',
+  ],
+  computer: ['id', 'uuid', 'label', 'hostname', 'description', 'scheduler_type', 'transport_type', 'metadata'],
+  group: ['id', 'uuid', 'label', 'type_string', 'time', 'description', 'extras', 'user_id'],
+  user: ['id', 'email', 'first_name', 'last_name', 'institution'],
+  comment: ['id', 'uuid', 'dbnode_id', 'ctime', 'mtime', 'user_id', 'content'],
+  log: ['id', 'uuid', 'time', 'loggername', 'levelname', 'dbnode_id', 'message', 'metadata'],
+  link: ['id', 'input_id', 'output_id', 'label', 'type'],
+};
+
+export const JSON_COLUMNS = new Set(['attributes', 'extras', 'repository_metadata', 'metadata']);
+export const TIME_COLUMNS = new Set(['ctime', 'mtime', 'time']);
+const ALIASES: Record<string, string> = { pk: 'id', computer: 'dbcomputer_id', user: 'user_id' };
+
+const JOINS: Record<Entity, readonly JoinKeyword[]> = {
+  node: ['with_incoming', 'with_outgoing', 'with_group', 'with_user', 'with_computer', 'with_comment', 'with_log'],
+  group: ['with_node', 'with_user'],
+  computer: ['with_node'],
+  user: ['with_node', 'with_group', 'with_comment'],
+  comment: ['with_node', 'with_user'],
+  log: ['with_node'],
+};
+
+/** A reference to a column or to a JSON path inside a JSON column. */
+export interface FieldRef {
+  column: string;
+  path: string[];
+}
+
+export type QbOperator =
+  | '=='
+  | '>'
+  | '<'
+  | '>='
+  | '<='
+  | 'like'
+  | 'ilike'
+  | 'in'
+  | 'contains'
+  | 'has_key'
+  | 'of_length'
+  | 'longer'
+  | 'shorter'
+  | 'of_type';
+
+export type QbCondition =
+  | { field: FieldRef; op: QbOperator; value: unknown; negated: boolean }
+  | { and: QbCondition[] }
+  | { or: QbCondition[] };
+
+export interface Projection {
+  /** Key in the answer: the column name or the attribute path as the client wrote it. */
+  key: string;
+  field: FieldRef;
+}
+
+export interface QbVertex {
+  tag: string;
+  entity: Entity;
+  join?: { keyword: JoinKeyword; target: string };
+  /** Tag of the link (node–node joins) between this vertex and its join target. */
+  edgeTag?: string;
+  where: QbCondition[];
+  edgeWhere: QbCondition[];
+  project?: Projection[];
+  edgeProject?: Projection[];
+}
+
+export interface QbOrder {
+  tag: string;
+  field: FieldRef;
+  descending: boolean;
+}
+
+export interface QbPlan {
+  vertices: QbVertex[];
+  order: QbOrder[];
+  limit?: number;
+  offset?: number;
+  distinct: boolean;
+}
+
+const OPERATORS = new Set<QbOperator>([
+  '==',
+  '>',
+  '<',
+  '>=',
+  '<=',
+  'like',
+  'ilike',
+  'in',
+  'contains',
+  'has_key',
+  'of_length',
+  'longer',
+  'shorter',
+  'of_type',
+]);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const unsupported = (what: string) => internalError(`QueryBuilder: ${what} is not supported by this server`);
+
+function pythonRepr(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/\btrue\b/g, 'True')
+    .replace(/\bfalse\b/g, 'False')
+    .replace(/\bnull\b/g, 'None')
+    .replace(/,/g, ', ')
+    .replace(/":/g, '": ');
+}
+
+function pythonType(value: unknown): string {
+  if (Array.isArray(value)) return 'list';
+  if (value === null) return 'NoneType';
+  return { string: 'str', number: Number.isInteger(value) ? 'int' : 'float', boolean: 'bool' }[
+    typeof value as 'string'
+  ] as string;
+}
+
+function entityOf(item: Json): Entity {
+  const base = item.orm_base;
+  if (typeof base === 'string') {
+    if (['node', 'group', 'computer', 'user', 'comment', 'log'].includes(base)) return base as Entity;
+    throw unsupported(`orm_base '${base}'`);
+  }
+  const type = String(Array.isArray(item.entity_type) ? item.entity_type[0] : (item.entity_type ?? ''));
+  if (type.startsWith('group')) return 'group';
+  if (['computer', 'user', 'comment', 'log'].includes(type)) return type as Entity;
+  return 'node';
+}
+
+function resolveField(entity: Entity | 'link', name: string, tag: string): FieldRef {
+  const [head = '', ...path] = name.split('.');
+  const column = ALIASES[head] ?? head;
+  if (!ENTITY_COLUMNS[entity].includes(column) || (path.length && !JSON_COLUMNS.has(column))) {
+    throw internalError(`${name} is not a column of ${entity} (tag ${tag})`);
+  }
+  return { column, path };
+}
+
+/** `data.core.dict.Dict.` → `node_type LIKE 'data.core.dict.%'` (subclassing, as the reference). */
+function nodeTypeCondition(entityType: unknown): QbCondition[] {
+  const types = (Array.isArray(entityType) ? entityType : [entityType]).map((t) => String(t ?? ''));
+  const conditions = types
+    .filter((t) => t !== '' && t !== 'node.Node.')
+    .map((t): QbCondition => {
+      const prefix = t.split('|')[0]?.replace(/[^.]*\.$/, '') ?? '';
+      return {
+        field: { column: 'node_type', path: [] },
+        op: 'like',
+        value: `${escapeLike(prefix)}%`,
+        negated: false,
+      };
+    });
+  if (conditions.length < types.length) return [];
+  return conditions.length === 1 ? conditions : [{ or: conditions }];
+}
+
+function parseFilters(spec: unknown, entity: Entity | 'link', tag: string): QbCondition[] {
+  if (spec === undefined || spec === null) return [];
+  if (!isObject(spec)) throw internalError(`filters of tag ${tag} must be a dictionary`);
+  const conditions: QbCondition[] = [];
+  for (const [key, value] of Object.entries(spec)) {
+    if (key === 'and' || key === 'or') {
+      if (!Array.isArray(value)) throw internalError(`'${key}' of tag ${tag} must be a list`);
+      const parts = value.map((v) => ({ and: parseFilters(v, entity, tag) }));
+      conditions.push(key === 'and' ? { and: parts } : { or: parts });
+      continue;
+    }
+    const field = resolveField(entity, key, tag);
+    const ops = isObject(value) ? Object.entries(value) : [['==', value] as [string, unknown]];
+    for (const [rawOp, operand] of ops) {
+      if (rawOp === 'and' || rawOp === 'or') {
+        if (!Array.isArray(operand)) throw internalError(`'${rawOp}' of ${key} must be a list`);
+        const parts = operand.map((o) => ({ and: parseFilters({ [key]: o }, entity, tag) }));
+        conditions.push(rawOp === 'and' ? { and: parts } : { or: parts });
+        continue;
+      }
+      const negated = rawOp.startsWith('!') || rawOp.startsWith('~');
+      const op = (negated ? rawOp.slice(1) : rawOp) as QbOperator;
+      if (!OPERATORS.has(op)) throw unsupported(`filter operator '${rawOp}'`);
+      if (op === 'in' && !Array.isArray(operand)) throw internalError(`operator 'in' of ${key} needs a list`);
+      conditions.push({ field, op, value: operand, negated });
+    }
+  }
+  return conditions;
+}
+
+function parseProjections(spec: unknown, entity: Entity | 'link', tag: string): Projection[] | undefined {
+  const items = spec === undefined ? [] : Array.isArray(spec) ? spec : [spec];
+  if (items.length === 0) return undefined;
+  const projections: Projection[] = [];
+  for (const item of items) {
+    const [name, options] =
+      typeof item === 'string' ? [item, {}] : isObject(item) ? (Object.entries(item)[0] ?? []) : [];
+    if (typeof name !== 'string') throw internalError(`invalid projection for tag ${tag}: ${pythonRepr(item)}`);
+    if (isObject(options) && ('func' in options || 'cast' in options))
+      throw unsupported(`projection options of ${name}`);
+    if (name === '*' || name === '**') {
+      for (const column of ENTITY_COLUMNS[entity]) projections.push({ key: column, field: { column, path: [] } });
+      continue;
+    }
+    projections.push({ key: name, field: resolveField(entity, name, tag) });
+  }
+  return projections;
+}
+
+function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>): QbOrder[] {
+  const orders: QbOrder[] = [];
+  for (const block of Array.isArray(spec) ? spec : spec ? [spec] : []) {
+    if (!isObject(block)) throw internalError(`invalid order_by entry ${pythonRepr(block)}`);
+    for (const [tag, terms] of Object.entries(block)) {
+      const entity = tagged.get(tag);
+      if (!entity) throw internalError(`order_by: unknown tag ${tag}`);
+      for (const term of Array.isArray(terms) ? terms : [terms]) {
+        const [name, options] =
+          typeof term === 'string' ? [term, {}] : isObject(term) ? (Object.entries(term)[0] ?? []) : [];
+        if (typeof name !== 'string') throw internalError(`invalid order_by term ${pythonRepr(term)}`);
+        const order = isObject(options) ? options.order : options;
+        orders.push({ tag, field: resolveField(entity, name, tag), descending: order === 'desc' });
+      }
+    }
+  }
+  return orders;
+}
+
+function optionalInteger(value: unknown, what: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Number.isInteger(value) || (value as number) < 0) throw internalError(`${what} must be a non-negative integer`);
+  return value as number;
+}
+
+/** Validates a POSTed QueryBuilder dictionary into a plan; errors carry the reference's texts. */
+export function parseQueryBuilder(body: unknown): QbPlan {
+  if (!isObject(body)) {
+    throw internalError(
+      `POSTed data MUST be a valid QueryBuilder.as_dict() dictionary. Got instead (type: <class '${pythonType(body)}'>): ${pythonRepr(body)}`,
+    );
+  }
+  if (!('path' in body)) throw internalError("'path'");
+  if (!('project' in body)) throw internalError("'project'");
+  if (!Array.isArray(body.path) || body.path.length === 0) throw internalError('path must be a non-empty list');
+  const filters = isObject(body.filters) ? body.filters : {};
+  const project = isObject(body.project) ? body.project : {};
+  const tagged = new Map<string, Entity | 'link'>();
+  /** Edges without columns (group membership, foreign keys): they may appear with empty filters only. */
+  const columnlessEdges = new Set<string>();
+  const vertices: QbVertex[] = body.path.map((raw, index) => {
+    if (!isObject(raw)) throw internalError(`path entry ${index} must be a dictionary`);
+    const entity = entityOf(raw);
+    const tag = typeof raw.tag === 'string' ? raw.tag : `${entity}_${index + 1}`;
+    if (tagged.has(tag)) throw internalError(`tag ${tag} is used twice`);
+    if (raw.outerjoin === true) throw unsupported('outerjoin');
+    const vertex: QbVertex = { tag, entity, where: [], edgeWhere: [] };
+    if (entity === 'node') vertex.where.push(...nodeTypeCondition(raw.entity_type));
+    const keyword = raw.joining_keyword;
+    if (index > 0) {
+      if (typeof keyword !== 'string') throw internalError(`path entry ${tag} needs a joining_keyword`);
+      if (!(JOINS[entity] as readonly string[]).includes(keyword))
+        throw unsupported(`joining keyword '${keyword}' for ${entity}`);
+      const target = String(raw.joining_value ?? '');
+      const targetEntity = tagged.get(target);
+      if (!targetEntity || targetEntity === 'link')
+        throw internalError(`joining_value ${target} is not an earlier tag`);
+      vertex.join = { keyword: keyword as JoinKeyword, target };
+      const edgeTag = typeof raw.edge_tag === 'string' ? raw.edge_tag : `${target}--${tag}`;
+      if (keyword === 'with_incoming' || keyword === 'with_outgoing') vertex.edgeTag = edgeTag;
+      else columnlessEdges.add(edgeTag);
+    }
+    tagged.set(tag, entity);
+    if (vertex.edgeTag) tagged.set(vertex.edgeTag, 'link');
+    return vertex;
+  });
+  for (const [tag, spec] of [...Object.entries(filters), ...Object.entries(project)]) {
+    if (tagged.has(tag)) continue;
+    if (!columnlessEdges.has(tag)) throw internalError(`Tag ${tag} is not among the path tags`);
+    if (Object.keys(spec ?? {}).length) throw unsupported(`filtering or projecting edge ${tag}`);
+  }
+  for (const vertex of vertices) {
+    vertex.where.push(...parseFilters(filters[vertex.tag], vertex.entity, vertex.tag));
+    const projected = project[vertex.tag];
+    const all = Array.isArray(projected) && projected.length === 1 && isObject(projected[0]) && '*' in projected[0];
+    vertex.project = parseProjections(all ? '**' : projected, vertex.entity, vertex.tag);
+    if (vertex.edgeTag) {
+      vertex.edgeWhere = parseFilters(filters[vertex.edgeTag], 'link', vertex.edgeTag);
+      vertex.edgeProject = parseProjections(project[vertex.edgeTag], 'link', vertex.edgeTag);
+    }
+  }
+  const last = vertices[vertices.length - 1];
+  if (last && vertices.every((v) => !v.project && !v.edgeProject)) {
+    last.project = parseProjections('**', last.entity, last.tag);
+  }
+  return {
+    vertices,
+    order: parseOrder(body.order_by, tagged),
+    limit: optionalInteger(body.limit, 'limit'),
+    offset: optionalInteger(body.offset, 'offset'),
+    distinct: body.distinct === true,
+  };
+}
