@@ -1,0 +1,171 @@
+import { readFileSync } from 'node:fs';
+import { describeEachDialect } from '@atrium/core/testing';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { at, type Bench, bmf, seedProject, startBench } from './harness.js';
+
+const fixture = (path: string) => readFileSync(`/work/shared/fixtures/bench-adapters/${path}`, 'utf8');
+
+describeEachDialect('bench reports over HTTP', ({ url }) => {
+  let bench: Bench;
+  beforeEach(async () => {
+    bench = await startBench(url());
+    await seedProject(bench);
+  });
+  afterEach(() => bench.close());
+
+  const post = (body: Record<string, unknown>) =>
+    bench.call('POST', '/v0/projects/the-computer/reports', {
+      token: bench.muriel,
+      body: { branch: 'main', testbed: 'localhost', start_time: at(0), end_time: at(1), ...body },
+    });
+
+  it('ingests raw tool output with an adapter and answers the full report', async () => {
+    const response = await post({ results: [fixture('rust/bench/many.txt')], settings: { adapter: 'rust_bench' } });
+    expect(response.status).toBe(201);
+    const report = (await response.json()) as Record<string, any>;
+    expect(report.adapter).toBe('rust_bench');
+    expect(report.branch).toMatchObject({ name: 'main', slug: 'main', head: { version: { number: 0, hash: null } } });
+    expect(report.testbed).toMatchObject({ name: 'localhost', slug: 'localhost', spec: null });
+    expect(report.user).toMatchObject({ name: 'Muriel Bagge' });
+    const names = report.results[0].map((result: { benchmark: { name: string } }) => result.benchmark.name);
+    expect(names).toEqual([...names].sort());
+    expect(names).toHaveLength(6);
+    const one = report.results[0].find((result: any) => result.benchmark.name === 'tests::one_digit');
+    expect(one.measures[0]).toMatchObject({
+      measure: { name: 'Latency', slug: 'latency', units: 'nanoseconds (ns)' },
+      metric: { value: 1000, lower_value: 0, upper_value: 2000 },
+      threshold: null,
+      boundary: null,
+    });
+    expect(report.counts).toEqual({ results: [{ benchmarks: 6, measures: 1 }], alerts: { total: 0, active: 0 } });
+
+    const magic = await post({ results: [fixture('java/jmh/six.json')] });
+    expect(((await magic.json()) as any).results[0][0].measures[0].measure.slug).toBe('throughput');
+  });
+
+  it('stores nothing when any iteration fails to parse or the body is invalid', async () => {
+    const bad = await post({ results: [bmf({ a: { latency: 1 } }), 'not a benchmark'], settings: { adapter: 'json' } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toContain('adapter');
+    for (const body of [
+      { results: 'x' },
+      { results: [], settings: { adapter: 'cobol' } },
+      { results: [], start_time: 'yesterday' },
+      { results: [], branch: 'bad..ref name' },
+      { results: [], hash: 'xyz' },
+      { results: [], thresholds: { models: { latency: { test: 't_test', upper_boundary: 2 } } } },
+      { results: [], extra: true },
+    ]) {
+      expect((await post(body)).status).toBe(400);
+    }
+    expect(await bench.json('GET', '/v0/projects/the-computer/reports')).toEqual([]);
+    expect(await bench.json('GET', '/v0/projects/the-computer/branches')).toEqual([]);
+    expect(await bench.json('GET', '/v0/projects/the-computer/benchmarks')).toEqual([]);
+  });
+
+  it('keeps iterations apart or folds them', async () => {
+    const iterations = [bmf({ b: { latency: 1 } }), bmf({ b: { latency: 5 } }), bmf({ b: { latency: 3 } })];
+    const kept = (await (await post({ results: iterations })).json()) as any;
+    expect(kept.results).toHaveLength(3);
+    expect(kept.results[2][0]).toMatchObject({ iteration: 2, measures: [{ metric: { value: 3 } }] });
+    for (const [fold, value] of [
+      ['min', 1],
+      ['max', 5],
+      ['mean', 3],
+      ['median', 3],
+    ] as const) {
+      const folded = (await (await post({ results: iterations, settings: { fold } })).json()) as any;
+      expect(folded.results).toHaveLength(1);
+      expect(folded.results[0][0].measures[0].metric.value).toBe(value);
+    }
+  });
+
+  it('lists reports collapsed or expanded, filtered, and deletes one renumbering later versions', async () => {
+    const uuids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await post({
+        start_time: at(i * 10),
+        end_time: at(i * 10 + 1),
+        hash: `${i}`.repeat(40),
+        results: [bmf({ b: { latency: i + 1 } })],
+      });
+      uuids.push(((await response.json()) as { uuid: string }).uuid);
+    }
+    const listed = await bench.call('GET', '/v0/projects/the-computer/reports?per_page=2');
+    expect(listed.headers.get('x-total-count')).toBe('3');
+    const collapsed = (await listed.json()) as any[];
+    expect(collapsed.map((report) => report.uuid)).toEqual([uuids[2], uuids[1]]);
+    expect(collapsed[0].results).toBeUndefined();
+    expect(collapsed[0].counts.results).toEqual([{ benchmarks: 1, measures: 1 }]);
+    const expanded = await bench.json('GET', '/v0/projects/the-computer/reports?expand=true&direction=asc');
+    expect(expanded.map((report: any) => report.results[0][0].measures[0].metric.value)).toEqual([1, 2, 3]);
+    const windowed = await bench.json(
+      'GET',
+      `/v0/projects/the-computer/reports?start_time=${Date.parse(at(5))}&end_time=${Date.parse(at(15))}`,
+    );
+    expect(windowed.map((report: any) => report.uuid)).toEqual([uuids[1]]);
+    expect(await bench.json('GET', '/v0/projects/the-computer/reports?branch=nope')).toEqual([]);
+
+    const deleted = await bench.call('DELETE', `/v0/projects/the-computer/reports/${uuids[1]}`, {
+      token: bench.muriel,
+    });
+    expect(deleted.status).toBe(204);
+    const last = await bench.json('GET', `/v0/projects/the-computer/reports/${uuids[2]}`);
+    expect(last.branch.head.version).toEqual({ number: 1, hash: '2'.repeat(40) });
+    expect((await bench.call('GET', `/v0/projects/the-computer/reports/${uuids[1]}`)).status).toBe(404);
+    expect((await bench.call('DELETE', `/v0/projects/the-computer/reports/${uuids[2]}`)).status).toBe(401);
+  });
+
+  it('reuses the version of a hash and serves one metric', async () => {
+    const hash = 'a'.repeat(40);
+    const first = (await (await post({ hash, results: [bmf({ b: { latency: 1 } })] })).json()) as any;
+    const second = (await (await post({ hash, results: [bmf({ b: { latency: 2 } })] })).json()) as any;
+    expect(second.branch.head.version).toEqual(first.branch.head.version);
+    const metricUuid = second.results[0][0].measures[0].metric.uuid;
+    const metric = await bench.json('GET', `/v0/projects/the-computer/metrics/${metricUuid}`);
+    expect(metric).toMatchObject({
+      uuid: metricUuid,
+      report: second.uuid,
+      iteration: 0,
+      metric: { value: 2 },
+      benchmark: { name: 'b' },
+      measure: { slug: 'latency' },
+      branch: { name: 'main', head: { version: { number: 0, hash } } },
+      threshold: null,
+      boundary: null,
+      alert: null,
+    });
+    expect((await bench.call('GET', '/v0/projects/the-computer/metrics/not-a-uuid')).status).toBe(404);
+  });
+
+  it('runs through /v0/run with defaults from the context and creates projects on the fly', async () => {
+    const run = await bench.json('POST', '/v0/run', {
+      token: bench.muriel,
+      body: {
+        project: 'the-computer',
+        start_time: at(0),
+        end_time: at(1),
+        results: [bmf({ b: { latency: 1 } })],
+        context: { 'bencher.dev/v0/branch/ref/name': 'develop', 'bencher.dev/v0/testbed/os': 'Linux' },
+      },
+    });
+    expect(run.branch.name).toBe('develop');
+    expect(run.testbed.name).toBe('Linux');
+    const fresh = await bench.json('POST', '/v0/run', {
+      body: { project: 'brand-new', start_time: at(0), end_time: at(1), results: [bmf({ b: { latency: 1 } })] },
+    });
+    expect(fresh.project.slug).toBe('brand-new');
+    expect(fresh.branch.name).toBe('main');
+    expect(fresh.testbed.name).toBe('localhost');
+    const ci = await bench.call('POST', '/v0/run', {
+      body: {
+        start_time: at(0),
+        end_time: at(1),
+        results: [bmf({ b: { latency: 1 } })],
+        context: { 'atrium.dev/v0/ci': 'true', 'bencher.dev/v0/repo/name': 'atrium' },
+      },
+    });
+    expect(ci.status).toBe(400);
+    expect(((await ci.json()) as { message: string }).message).toContain('--ci-on-the-fly');
+  });
+});
