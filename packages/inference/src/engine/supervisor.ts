@@ -44,6 +44,11 @@ export class EngineSupervisor {
     return this.current?.origin;
   }
 
+  /** The running engine's process id, for operators (and tests) that need to signal it. */
+  get pid(): number | undefined {
+    return this.current?.child.pid;
+  }
+
   /** Starts the first process; resolves once it is ready or its first attempt failed (restarts continue). */
   async start(): Promise<void> {
     await this.launch();

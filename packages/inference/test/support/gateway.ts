@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Logger } from '@atrium/core';
+import { closeGracefully, type Logger } from '@atrium/core';
 import { listen, silentLogger } from '@atrium/core/testing';
 import type { FastifyInstance } from 'fastify';
 import OpenAI from 'openai';
@@ -15,6 +15,9 @@ export interface TestGateway {
   dataDir: string;
   /** The official OpenAI client, pointed at the gateway, without retries (so failures show). */
   client: OpenAI;
+  /** Stops the gateway (and its engines) but keeps the data directory for inspection. */
+  stop(): Promise<void>;
+  /** Stops and removes the data directory. */
   close(): Promise<void>;
 }
 
@@ -28,13 +31,20 @@ export async function startGateway(
   const app = await buildInferenceApp(parsed, { logger, dataDir, accessLog: true });
   const base = await listen(app);
   const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${base}/v1`, maxRetries: 0, timeout: 20_000 });
+  let stopped: Promise<void> | undefined;
+  // As `atrium serve` stops: drain, then cut connections a client left half-open (an aborted fetch can).
+  const stop = () => {
+    stopped ??= closeGracefully(app, 2_000);
+    return stopped;
+  };
   return {
     app,
     base,
     dataDir,
     client,
+    stop,
     close: async () => {
-      await app.close();
+      await stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

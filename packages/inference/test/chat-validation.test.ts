@@ -1,0 +1,179 @@
+import type { HttpError } from '@atrium/core';
+import { describe, expect, it } from 'vitest';
+import { type ModelConfig, modelSchema } from '../src/config.js';
+import type { ChatRequest } from '../src/wire/chat.js';
+import { estimatePromptTokens, TOOLS_DISABLED_MESSAGE, validateChatRequest } from '../src/wire/chat-validation.js';
+import { classifyPart, isMediaUrlAllowed } from '../src/wire/content-parts.js';
+
+const model = (extra: Record<string, unknown> = {}): ModelConfig =>
+  modelSchema.parse({
+    id: 'qwen/qwen3-vl',
+    contextLength: 1000,
+    modalities: ['image'],
+    backend: { type: 'upstream', replicas: ['http://127.0.0.1:1'] },
+    ...extra,
+  });
+const thinking = model({ id: 'qwen/qwen3-thinking', capabilities: { tools: false } });
+const hosts = new Set(['media.example.org']);
+const user = (content: ChatRequest['messages'][number]['content']) => ({ role: 'user', content });
+const request = (extra: Partial<ChatRequest> = {}): ChatRequest => ({ model: 'm', messages: [user('hi')], ...extra });
+const image = (url: string) => ({ type: 'image_url', image_url: { url } });
+
+function failure(req: ChatRequest, target = model()): HttpError | undefined {
+  try {
+    validateChatRequest(req, target, hosts);
+    return undefined;
+  } catch (error) {
+    return error as HttpError;
+  }
+}
+
+describe('validateChatRequest', () => {
+  it.each<[string, ChatRequest, ModelConfig, string | undefined, RegExp | string | undefined]>([
+    ['plain text', request(), model(), undefined, undefined],
+    [
+      'a data: image on an image model',
+      request({ messages: [user([image('data:image/png;base64,AAAA')])] }),
+      model(),
+      undefined,
+      undefined,
+    ],
+    [
+      'an allowlisted image URL',
+      request({ messages: [user([image('https://media.example.org/a.png')])] }),
+      model(),
+      undefined,
+      undefined,
+    ],
+    [
+      'a remote image URL',
+      request({ messages: [user([image('https://evil.example/a.png')])] }),
+      model(),
+      'media_url_not_allowed',
+      /messages\[0\]\.content\[0\]/,
+    ],
+    [
+      'a file: URL',
+      request({ messages: [user([image('file:///etc/passwd')])] }),
+      model(),
+      'media_url_not_allowed',
+      undefined,
+    ],
+    [
+      'audio on an image-only model',
+      request({ messages: [user([{ type: 'input_audio', input_audio: { data: 'AA', format: 'wav' } }])] }),
+      model(),
+      'unsupported_modality',
+      /audio input, which model 'qwen\/qwen3-vl' does not accept/,
+    ],
+    [
+      'video shorthand on a text model',
+      request({ messages: [user([{ video_url: 'data:video/mp4;base64,AA' }])] }),
+      model({ modalities: [] }),
+      'unsupported_modality',
+      /video/,
+    ],
+    [
+      'precomputed embeddings',
+      request({ messages: [user([{ type: 'image_embeds', image_embeds: 'AA' }])] }),
+      model(),
+      'invalid_content_part',
+      /image_embeds/,
+    ],
+    [
+      'tools on a -thinking model',
+      request({ tools: [{ type: 'function', function: { name: 'f' } }] }),
+      thinking,
+      'tools_not_supported',
+      TOOLS_DISABLED_MESSAGE,
+    ],
+    [
+      'tool_choice auto on a -thinking model',
+      request({ tool_choice: 'auto' }),
+      thinking,
+      'tools_not_supported',
+      TOOLS_DISABLED_MESSAGE,
+    ],
+    [
+      'tool_choice none on a -thinking model',
+      request({ tools: [{ type: 'function' }], tool_choice: 'none' }),
+      thinking,
+      undefined,
+      undefined,
+    ],
+    [
+      'tools on a tool model',
+      request({ tools: [{ type: 'function', function: { name: 'f' } }] }),
+      model(),
+      undefined,
+      undefined,
+    ],
+    [
+      'output over the context',
+      request({ max_tokens: 999 }),
+      model(),
+      'context_length_exceeded',
+      /maximum context length is 1000 tokens\. However, you requested 1004 tokens \(about 5 in the messages, 999 in the completion\)/,
+    ],
+    [
+      'max_completion_tokens wins',
+      request({ max_tokens: 999, max_completion_tokens: 10 }),
+      model(),
+      undefined,
+      undefined,
+    ],
+    [
+      'stream_options without stream',
+      request({ stream_options: { include_usage: true } }),
+      model(),
+      'invalid_request',
+      /stream=True/,
+    ],
+  ])('%s', (_name, req, target, code, message) => {
+    const error = failure(req, target);
+    expect(error?.code).toBe(code);
+    if (message !== undefined) expect(error?.message).toMatch(message);
+    if (code !== undefined) expect(error?.status).toBe(400);
+  });
+
+  it('estimates about four characters per token plus template overhead', () => {
+    expect(
+      estimatePromptTokens(request({ messages: [user('x'.repeat(400)), user([{ type: 'text', text: 'abcd' }])] })),
+    ).toBe(101 + 8);
+  });
+});
+
+describe('content parts and media URLs', () => {
+  it.each([
+    [{ type: 'text', text: 'a' }, { modality: 'text' }],
+    [
+      { type: 'image_url', image_url: { url: 'data:x' } },
+      { modality: 'image', url: 'data:x' },
+    ],
+    [{ image_url: 'https://h/a.png' }, { modality: 'image', url: 'https://h/a.png' }],
+    [{ type: 'input_audio', input_audio: { data: 'AA' } }, { modality: 'audio' }],
+    [
+      { type: 'audio_url', audio_url: { url: 'data:a' } },
+      { modality: 'audio', url: 'data:a' },
+    ],
+    [
+      { type: 'input_video', input_video: { url: 'data:v' } },
+      { modality: 'video', url: 'data:v' },
+    ],
+    [{ type: 'file', file: {} }, { refused: "content part type 'file' is not supported" }],
+    [{}, { refused: 'a content part needs a type' }],
+  ])('%j → %j', (part, expected) => {
+    expect(classifyPart(part)).toEqual(expected);
+  });
+
+  it.each([
+    ['data:image/png;base64,AA', true],
+    ['https://media.example.org/x', true],
+    ['http://media.example.org:8080/x', true],
+    ['https://media.example.org.evil.example/x', false],
+    ['ftp://media.example.org/x', false],
+    ['not a url', false],
+  ])('%s allowed: %s', (url, allowed) => {
+    expect(isMediaUrlAllowed(url, hosts)).toBe(allowed);
+  });
+});

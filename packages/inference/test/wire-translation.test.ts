@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../src/wire/chat.js';
+import { normaliseCompletion } from '../src/wire/completion.js';
+import {
+  decodeBase64Embedding,
+  embeddingItems,
+  encodeBase64Embedding,
+  toClientEmbeddings,
+} from '../src/wire/embeddings.js';
+import { upstreamError, upstreamErrorMessage } from '../src/wire/upstream-errors.js';
+import { toUpstreamChatBody, usageRequestOf } from '../src/wire/upstream-request.js';
+
+describe('toUpstreamChatBody', () => {
+  const base: ChatRequest = { model: 'pub/m', messages: [{ role: 'user', content: 'hi' }] };
+
+  it('always asks for running usage on streams and drops stream_options otherwise', () => {
+    const streamed = JSON.parse(toUpstreamChatBody({ ...base, stream: true }, 'up'));
+    expect(streamed).toMatchObject({
+      model: 'up',
+      stream_options: { include_usage: true, continuous_usage_stats: true },
+    });
+    expect(JSON.parse(toUpstreamChatBody({ ...base, stream_options: null }, 'up'))).not.toHaveProperty(
+      'stream_options',
+    );
+  });
+
+  it('drops empty tool lists, internal vLLM fields, and renames reasoning_content', () => {
+    const body = JSON.parse(
+      toUpstreamChatBody(
+        {
+          ...base,
+          tools: [],
+          tool_choice: 'auto',
+          kv_transfer_params: { x: 1 },
+          cache_salt: 's',
+          top_k: 5,
+          messages: [{ role: 'assistant', content: 'a', reasoning_content: 'r' }],
+        },
+        'up',
+      ),
+    );
+    expect(body).toEqual({ model: 'up', top_k: 5, messages: [{ role: 'assistant', content: 'a', reasoning: 'r' }] });
+  });
+
+  it.each([
+    [undefined, { final: false, continuous: false }],
+    [{}, { final: true, continuous: false }],
+    [{ include_usage: false }, { final: false, continuous: false }],
+    [
+      { include_usage: true, continuous_usage_stats: true },
+      { final: true, continuous: true },
+    ],
+  ])('stream_options %j → %j', (options, expected) => {
+    expect(usageRequestOf({ ...base, stream: true, stream_options: options })).toEqual(expected);
+  });
+});
+
+describe('normaliseCompletion', () => {
+  it('fills every field of the seed shape, nulls included, from a minimal llama.cpp-style answer', () => {
+    const out = normaliseCompletion(
+      {
+        id: 'x',
+        created: 5,
+        model: 'upstream-name',
+        choices: [{ message: { role: 'assistant', content: 'hi', reasoning_content: 'think' }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 3, completion_tokens: 2 },
+      },
+      'pub/m',
+    );
+    expect(out).toEqual({
+      id: 'x',
+      object: 'chat.completion',
+      created: 5,
+      model: 'pub/m',
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: 'assistant',
+            content: 'hi',
+            refusal: null,
+            annotations: null,
+            audio: null,
+            function_call: null,
+            tool_calls: [],
+            reasoning: 'think',
+          },
+          logprobs: null,
+          finish_reason: 'stop',
+          stop_reason: null,
+          token_ids: null,
+          routed_experts: null,
+        },
+      ],
+      service_tier: null,
+      system_fingerprint: null,
+      usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5, prompt_tokens_details: null },
+      prompt_logprobs: null,
+      prompt_token_ids: null,
+      prompt_text: null,
+      kv_transfer_params: null,
+    });
+  });
+});
+
+describe('upstream errors', () => {
+  it.each([
+    ['{"error":{"message":"bad","type":"BadRequestError","param":null,"code":400}}', 'bad'],
+    ['{"object":"error","message":"old","type":"BadRequestError","code":400}', 'old'],
+    ['{"error":"Unauthorized"}', 'Unauthorized'],
+    ['<html>', undefined],
+  ])('reads %s', (body, message) => {
+    expect(upstreamErrorMessage(body)).toBe(message);
+  });
+
+  it('keeps client statuses with a truncated message, and hides upstream failures behind a 502', () => {
+    const long = upstreamError(400, JSON.stringify({ error: { message: 'x'.repeat(5000) } }));
+    expect([long.status, long.message.length]).toEqual([400, 301]);
+    const context = upstreamError(400, '{"error":{"message":"This model\'s maximum context length is 10 tokens."}}');
+    expect(context.code).toBe('context_length_exceeded');
+    const failure = upstreamError(500, '{"error":{"message":"secret prompt text"}}');
+    expect([failure.status, failure.message]).toEqual([502, 'the model server failed to answer (HTTP 500)']);
+    expect(upstreamError(401, '{"error":"Unauthorized"}').status).toBe(502);
+  });
+});
+
+describe('embeddings wire', () => {
+  it.each([
+    ['a', ['a']],
+    [
+      ['a', 'b'],
+      ['a', 'b'],
+    ],
+    [[1, 2], [[1, 2]]],
+    [
+      [[1], [2]],
+      [[1], [2]],
+    ],
+  ])('items of %j', (input, items) => {
+    expect(embeddingItems(input as never)).toEqual(items);
+  });
+
+  it('round-trips little-endian float32 base64 and converts to what the client asked for', () => {
+    const vector = [0.5, -1.25, 3];
+    expect(decodeBase64Embedding(encodeBase64Embedding(vector))).toEqual(vector);
+    const upstream = { data: [{ index: 0, embedding: vector }], usage: { prompt_tokens: 4, completion_tokens: 0 } };
+    expect(toClientEmbeddings(upstream, 'pub/m', 'base64')).toEqual({
+      object: 'list',
+      data: [{ object: 'embedding', index: 0, embedding: encodeBase64Embedding(vector) }],
+      model: 'pub/m',
+      usage: { prompt_tokens: 4, total_tokens: 4 },
+    });
+    const asBase64 = { data: [{ embedding: encodeBase64Embedding(vector) }] };
+    expect(toClientEmbeddings(asBase64, 'pub/m', 'float').data[0]?.embedding).toEqual(vector);
+  });
+});
