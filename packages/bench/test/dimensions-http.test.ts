@@ -1,6 +1,6 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { at, type Bench, bmf, seedProject, startBench } from './harness.js';
+import { at, type Bench, bmf, type Json, seedProject, startBench } from './harness.js';
 
 describeEachDialect('bench branches, testbeds, benchmarks, measures and thresholds over HTTP', ({ url }) => {
   let bench: Bench;
@@ -186,7 +186,7 @@ describeEachDialect('bench branches, testbeds, benchmarks, measures and threshol
     expect(perf.results).toHaveLength(3);
     const [first] = perf.results;
     expect(first.benchmark.name).toBe('a');
-    expect(first.metrics.map((metric: any) => metric.version.number)).toEqual([0, 1, 2]);
+    expect(first.metrics.map((metric: Json) => metric.version.number)).toEqual([0, 1, 2]);
     expect(first.metrics[2]).toMatchObject({
       iteration: 0,
       version: { hash: '2'.repeat(40) },

@@ -5,6 +5,10 @@ import { listen, silentLogger } from '@atrium/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { benchConfigSchema, buildBenchApp, createUser, mintJwt, openBenchDatabase } from '../src/index.js';
 
+/** Response bodies, read loosely by the tests. */
+// biome-ignore lint/suspicious/noExplicitAny: tests navigate JSON bodies without declaring every shape
+export type Json = any;
+
 export const SECRET = 'DO_NOT_USE_THIS_IN_PRODUCTION';
 export const ISSUER = 'http://localhost:3000/';
 
@@ -22,8 +26,7 @@ export interface Bench {
   eustace: string;
   courage: string;
   call(method: string, path: string, options?: { token?: string | undefined; body?: unknown }): Promise<Response>;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read response bodies loosely
-  json<T = any>(
+  json<T = Json>(
     method: string,
     path: string,
     options?: { token?: string | undefined; body?: unknown; status?: number },

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { at, type Bench, bmf, seedProject, startBench } from './harness.js';
+import { at, type Bench, bmf, type Json, seedProject, startBench } from './harness.js';
 
 const fixture = (path: string) => readFileSync(`/work/shared/fixtures/bench-adapters/${path}`, 'utf8');
 
@@ -22,7 +22,7 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
   it('ingests raw tool output with an adapter and answers the full report', async () => {
     const response = await post({ results: [fixture('rust/bench/many.txt')], settings: { adapter: 'rust_bench' } });
     expect(response.status).toBe(201);
-    const report = (await response.json()) as Record<string, any>;
+    const report = (await response.json()) as Json;
     expect(report.adapter).toBe('rust_bench');
     expect(report.branch).toMatchObject({ name: 'main', slug: 'main', head: { version: { number: 0, hash: null } } });
     expect(report.testbed).toMatchObject({ name: 'localhost', slug: 'localhost', spec: null });
@@ -30,7 +30,7 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     const names = report.results[0].map((result: { benchmark: { name: string } }) => result.benchmark.name);
     expect(names).toEqual([...names].sort());
     expect(names).toHaveLength(6);
-    const one = report.results[0].find((result: any) => result.benchmark.name === 'tests::one_digit');
+    const one = report.results[0].find((result: Json) => result.benchmark.name === 'tests::one_digit');
     expect(one.measures[0]).toMatchObject({
       measure: { name: 'Latency', slug: 'latency', units: 'nanoseconds (ns)' },
       metric: { value: 1000, lower_value: 0, upper_value: 2000 },
@@ -40,7 +40,7 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     expect(report.counts).toEqual({ results: [{ benchmarks: 6, measures: 1 }], alerts: { total: 0, active: 0 } });
 
     const magic = await post({ results: [fixture('java/jmh/six.json')] });
-    expect(((await magic.json()) as any).results[0][0].measures[0].measure.slug).toBe('throughput');
+    expect(((await magic.json()) as Json).results[0][0].measures[0].measure.slug).toBe('throughput');
   });
 
   it('stores nothing when any iteration fails to parse or the body is invalid', async () => {
@@ -65,7 +65,7 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
 
   it('keeps iterations apart or folds them', async () => {
     const iterations = [bmf({ b: { latency: 1 } }), bmf({ b: { latency: 5 } }), bmf({ b: { latency: 3 } })];
-    const kept = (await (await post({ results: iterations })).json()) as any;
+    const kept = (await (await post({ results: iterations })).json()) as Json;
     expect(kept.results).toHaveLength(3);
     expect(kept.results[2][0]).toMatchObject({ iteration: 2, measures: [{ metric: { value: 3 } }] });
     for (const [fold, value] of [
@@ -74,7 +74,7 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
       ['mean', 3],
       ['median', 3],
     ] as const) {
-      const folded = (await (await post({ results: iterations, settings: { fold } })).json()) as any;
+      const folded = (await (await post({ results: iterations, settings: { fold } })).json()) as Json;
       expect(folded.results).toHaveLength(1);
       expect(folded.results[0][0].measures[0].metric.value).toBe(value);
     }
@@ -93,17 +93,17 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     }
     const listed = await bench.call('GET', '/v0/projects/the-computer/reports?per_page=2');
     expect(listed.headers.get('x-total-count')).toBe('3');
-    const collapsed = (await listed.json()) as any[];
+    const collapsed = (await listed.json()) as Json[];
     expect(collapsed.map((report) => report.uuid)).toEqual([uuids[2], uuids[1]]);
     expect(collapsed[0].results).toBeUndefined();
     expect(collapsed[0].counts.results).toEqual([{ benchmarks: 1, measures: 1 }]);
     const expanded = await bench.json('GET', '/v0/projects/the-computer/reports?expand=true&direction=asc');
-    expect(expanded.map((report: any) => report.results[0][0].measures[0].metric.value)).toEqual([1, 2, 3]);
+    expect(expanded.map((report: Json) => report.results[0][0].measures[0].metric.value)).toEqual([1, 2, 3]);
     const windowed = await bench.json(
       'GET',
       `/v0/projects/the-computer/reports?start_time=${Date.parse(at(5))}&end_time=${Date.parse(at(15))}`,
     );
-    expect(windowed.map((report: any) => report.uuid)).toEqual([uuids[1]]);
+    expect(windowed.map((report: Json) => report.uuid)).toEqual([uuids[1]]);
     expect(await bench.json('GET', '/v0/projects/the-computer/reports?branch=nope')).toEqual([]);
 
     const deleted = await bench.call('DELETE', `/v0/projects/the-computer/reports/${uuids[1]}`, {
@@ -118,8 +118,8 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
 
   it('reuses the version of a hash and serves one metric', async () => {
     const hash = 'a'.repeat(40);
-    const first = (await (await post({ hash, results: [bmf({ b: { latency: 1 } })] })).json()) as any;
-    const second = (await (await post({ hash, results: [bmf({ b: { latency: 2 } })] })).json()) as any;
+    const first = (await (await post({ hash, results: [bmf({ b: { latency: 1 } })] })).json()) as Json;
+    const second = (await (await post({ hash, results: [bmf({ b: { latency: 2 } })] })).json()) as Json;
     expect(second.branch.head.version).toEqual(first.branch.head.version);
     const metricUuid = second.results[0][0].measures[0].metric.uuid;
     const metric = await bench.json('GET', `/v0/projects/the-computer/metrics/${metricUuid}`);
