@@ -6,6 +6,7 @@ import { registerAlertRoutes } from './http/alert-routes.js';
 import type { BenchContext } from './http/context.js';
 import { registerDimensionRoutes } from './http/dimension-routes.js';
 import { formatBenchError } from './http/errors.js';
+import { registerApiKeyRoutes } from './http/key-routes.js';
 import { registerMetricRoutes } from './http/metric-routes.js';
 import { registerOrganizationRoutes } from './http/organization-routes.js';
 import { registerPerfRoutes } from './http/perf-routes.js';
@@ -32,6 +33,7 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   registerServerRoutes(app, bench);
   registerOrganizationRoutes(app, bench);
   registerProjectRoutes(app, bench);
+  registerApiKeyRoutes(app, bench);
   registerDimensionRoutes(app, bench);
   registerReportRoutes(app, bench);
   registerRunRoutes(app, bench);

@@ -10,16 +10,16 @@ import type { BenchContext } from './context.js';
 /** Who is calling: nobody, a user (by JWT or user key), or a project key. */
 export type Actor =
   | { kind: 'anonymous' }
-  | { kind: 'user'; user: User; viaKey: boolean }
+  | { kind: 'user'; user: User /** The user key used, when not a JWT. */; keyUuid: string | undefined }
   | { kind: 'project_key'; projectUuid: string };
 
 const ANONYMOUS: Actor = { kind: 'anonymous' };
 const HINT = 'Expected format is `Authorization: Bearer <api_key_or_token>`.';
 
-async function userActor(user: User | undefined, label: string, viaKey: boolean): Promise<Actor> {
+async function userActor(user: User | undefined, label: string, keyUuid: string | undefined): Promise<Actor> {
   if (!user) throw new HttpError(404, 'not_found', `User (${label}) not found`);
   if (user.locked) throw new HttpError(403, 'forbidden', 'Your account has been locked. Please contact support.');
-  return { kind: 'user', user, viaKey };
+  return { kind: 'user', user, keyUuid };
 }
 
 async function resolveActor(context: BenchContext, request: FastifyRequest): Promise<Actor> {
@@ -34,11 +34,11 @@ async function resolveActor(context: BenchContext, request: FastifyRequest): Pro
     const key = await findLiveApiKey(db, credential);
     if (!key || key.kind !== kind) throw new HttpError(401, 'unauthorized', 'Invalid API key.');
     if (key.kind === 'run') return { kind: 'project_key', projectUuid: key.project_uuid as string };
-    return userActor(await findUserByUuid(db, key.user_uuid as string), 'key owner', true);
+    return userActor(await findUserByUuid(db, key.user_uuid as string), 'key owner', key.uuid);
   }
   const check = verifyJwt(credential, context.jwtSecret, context.config.security.issuer, Math.floor(Date.now() / 1000));
   if (!check.ok) throw new HttpError(400, 'bad_request', `Failed to validate JSON Web Token: ${check.reason}. ${HINT}`);
-  return userActor(await findUserByEmail(db, check.email), obfuscateEmail(check.email), false);
+  return userActor(await findUserByEmail(db, check.email), obfuscateEmail(check.email), undefined);
 }
 
 const actors = new WeakMap<FastifyRequest, Promise<Actor>>();
