@@ -10,7 +10,7 @@ import { buildProvenanceApp } from '../../src/app.js';
 import { openArchive } from '../../src/archive/open-archive.js';
 import { openZipEntry, readZipDirectory } from '../../src/archive/zip.js';
 import { provenanceConfigSchema } from '../../src/config.js';
-import { createAiidaTables } from '../../src/storage/aiida/ddl.js';
+import { createAiidaTables, createServingIndexes } from '../../src/storage/aiida/ddl.js';
 import { toDate } from '../../src/storage/aiida/rows.js';
 import type { AiidaDatabase, AiidaTable } from '../../src/storage/aiida/schema.js';
 
@@ -61,12 +61,17 @@ export async function loadIntoPostgres(archivePath: string, url: string, scratch
           if (TIME_COLUMNS.has(key) && row[key] != null) row[key] = toDate(row[key] as string);
           if (row[key] === null && TEXT_DEFAULTS.has(key)) row[key] = '';
         }
-        const columns = sql.join(Object.keys(row).map((k) => sql.ref(k)));
-        await sql`insert into ${sql.table(table)} (${columns}) values (${sql.join(Object.values(row))})`.execute(
+      }
+      for (let start = 0; start < rows.length; start += 500) {
+        const batch = rows.slice(start, start + 500);
+        const columns = Object.keys(batch[0] ?? {});
+        const values = batch.map((row) => sql`(${sql.join(columns.map((c) => row[c]))})`);
+        await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(values)}`.execute(
           writer.db,
         );
       }
     }
+    await createServingIndexes(writer.db);
   } finally {
     await archive.store.close();
     await writer.close();
@@ -102,7 +107,9 @@ export async function serveArchive(archive: string, dialect: 'sqlite' | 'postgre
     base,
     app,
     stop: async () => {
-      await app.close();
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
       rmSync(scratch, { recursive: true, force: true });
     },
   };

@@ -5,6 +5,7 @@ import type { AiidaDatabase } from './schema.js';
 /**
  * Creates AiiDA's tables (the subset the REST API reads) in an empty database, as `verdi storage
  * migrate` would: JSONB and timestamptz on PostgreSQL, JSON text and naive-UTC text on SQLite.
+ * Bulk loaders add `createServingIndexes` after loading.
  */
 export async function createAiidaTables(db: Kysely<AiidaDatabase>, dialect: AiidaDialect): Promise<void> {
   const json = dialect === 'postgres' ? sql`jsonb` : sql`json`;
@@ -21,7 +22,6 @@ export async function createAiidaTables(db: Kysely<AiidaDatabase>, dialect: Aiid
     sql`create table db_dblog (id ${serial}, uuid char(36) not null unique, time ${time} not null, loggername varchar(255) not null, levelname varchar(50) not null, dbnode_id integer not null references db_dbnode (id), message text not null default '', metadata ${json})`,
   ];
   for (const statement of statements) await statement.execute(db);
-  await createServingIndexes(db);
 }
 
 /** The indexes the REST queries rely on (AiiDA creates some of them; `if not exists` keeps this idempotent). */
