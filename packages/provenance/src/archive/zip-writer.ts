@@ -22,7 +22,7 @@ export class ZipWriter {
 
   private async write(chunk: Buffer): Promise<void> {
     this.offset += chunk.length;
-    if (!this.out.write(chunk)) await new Promise((resolve) => this.out.once('drain', resolve));
+    if (!this.out.write(chunk)) await new Promise<void>((resolve) => this.out.once('drain', () => resolve()));
   }
 
   private header(entry: Omit<Written, 'offset'>): Buffer {
