@@ -1,5 +1,6 @@
 import { ConfigError } from '@atrium/core';
 import { inference } from './commands/inference.js';
+import { provenance } from './commands/provenance.js';
 import { serve } from './commands/serve.js';
 import { HELP, UsageError } from './usage.js';
 import { ATRIUM_VERSION } from './version.js';
@@ -11,6 +12,8 @@ async function run(argv: string[]): Promise<void> {
       return serve(rest);
     case 'inference':
       return inference(rest);
+    case 'provenance':
+      return provenance(rest);
     case '--version':
     case '-v':
     case 'version':

@@ -18,3 +18,5 @@ export const provenanceService: ServiceDefinition<ProvenanceConfig> = {
   describe: (config, baseUrl) =>
     `${baseUrl}${API_PREFIX}/ (${config.sources.map((s) => `/${s.name}${API_PREFIX}`).join(', ')})`,
 };
+export { type MadeArchive, makeArchive } from './archive/make-archive.js';
+export { inspectSource, type SourceReport } from './inspect.js';
