@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
+import { benchDatabaseUrl } from './admin.js';
 import type { BenchConfig } from './config.js';
 import { registerAlertRoutes } from './http/alert-routes.js';
 import type { BenchContext } from './http/context.js';
@@ -19,7 +19,7 @@ import { jwtSecretFor } from './jwt-secret.js';
 import { openBenchDatabase } from './storage/open.js';
 
 export async function buildBenchApp(config: BenchConfig, context: ServiceContext): Promise<FastifyInstance> {
-  const database = await openBenchDatabase(config.database ?? `sqlite:${join(context.dataDir, 'bench.db')}`);
+  const database = await openBenchDatabase(benchDatabaseUrl(config, context.dataDir));
   const app = await createHttpApp({
     service: 'bench',
     http: config,

@@ -2,6 +2,12 @@ import type { ServiceDefinition } from '@atrium/core';
 import { buildBenchApp } from './app.js';
 import { type BenchConfig, benchConfigSchema } from './config.js';
 
+export {
+  benchDatabaseUrl,
+  type CredentialKind,
+  createUserAccount,
+  issueCredential,
+} from './admin.js';
 export { buildBenchApp } from './app.js';
 export { generateApiKey, KEY_PREFIX } from './auth/api-keys.js';
 export { mintJwt } from './auth/jwt.js';

@@ -1,4 +1,5 @@
 import { ConfigError } from '@atrium/core';
+import { benchAdmin } from './commands/bench-admin.js';
 import { inference } from './commands/inference.js';
 import { provenance } from './commands/provenance.js';
 import { serve } from './commands/serve.js';
@@ -12,8 +13,12 @@ async function run(argv: string[]): Promise<void> {
       return serve(rest);
     case 'inference':
       return inference(rest);
+    case 'bench':
+      return (await import('./commands/bench/index.js')).bench(rest);
     case 'provenance':
       return provenance(rest);
+    case 'bench':
+      return benchAdmin(rest);
     case '--version':
     case '-v':
     case 'version':

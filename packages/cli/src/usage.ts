@@ -9,9 +9,12 @@ export const HELP = `atrium — inference, provenance and benchmark tracking in 
 Usage:
   atrium serve [--services inference,provenance,bench] [--config FILE] [--data-dir DIR]
   atrium inference make-test-model <out.gguf>
+  atrium bench <run|mock|up|down|logs|archive|unarchive|perf|RESOURCE> …
   atrium provenance serve <archive-or-url>... [--port 5000] [--host H] [--data-dir DIR]
   atrium provenance inspect <archive-or-url>
   atrium provenance make-archive --nodes N [--out FILE] [--seed S]
+  atrium bench admin user create --name NAME --email EMAIL [--slug SLUG] [--admin]
+  atrium bench admin token --email EMAIL [--jwt | --project PROJECT] [--name NAME] [--ttl SECONDS]
   atrium --version
   atrium help
 
@@ -23,6 +26,12 @@ serve      Start the services (all three by default) and keep running until SIGT
 inference make-test-model
            Write the tiny generated GGUF test model (deterministic, ~660 KB) to <out.gguf>.
 
+bench admin user create
+           Create a bench user (and their organisation); the first user is a server admin.
+bench admin token
+           Print a new credential for a user: a user API key (default), an HS256 JWT (--jwt),
+           or a project API key (--project). Keys are stored hashed; they are shown only once.
+
 provenance serve
            Serve .aiida archives (opened in place) and/or AiiDA postgres:// databases, each at
            /<name>/api/v4 (name=location to choose the name); the first is also at /api/v4.
@@ -30,6 +39,12 @@ provenance inspect
            Print format version, size and row counts (and missing indexes on PostgreSQL).
 provenance make-archive
            Write a synthetic main_0001 archive of about N nodes (workflows, calculations, files).
+
+bench      The bench client (Bencher's CLI): run [options] [command…] runs and submits benchmarks;
+           mock, up/down/logs (local server), archive/unarchive, perf, and list/create/view/update/delete
+           of organization, member, project, branch, testbed, benchmark, measure, threshold, alert, report,
+           metric, plot, user, token, server. Global: --host (ATRIUM_BENCH_HOST, BENCHER_HOST),
+           --key (ATRIUM_BENCH_KEY, BENCHER_API_KEY), --token, --timeout, --attempts, --retry-after, --strict.
 
 Every configuration key can also be set as an environment variable: bench.port -> ATRIUM_BENCH_PORT.
 Exit codes: 0 ok, 1 failure, 2 usage or configuration error.

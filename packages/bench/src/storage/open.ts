@@ -1,32 +1,31 @@
 import { type Database, dialectOf, openDatabase } from '@atrium/core';
-import { type Kysely, Migrator, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { benchMigrations } from './migrations/index.js';
 import type { BenchDatabase } from './schema.js';
 
 /**
- * Brings the bench schema up to date. Unlike core's `migrateToLatest`, this names the PostgreSQL schema
- * of the bookkeeping tables: without it Kysely finds `bench_migration_lock` of *another* schema on the
- * same server and skips creating its own (seen with parallel test files).
+ * Applies pending migrations in name order, in one transaction (serialised by an advisory lock on
+ * PostgreSQL). The bookkeeping table has Kysely's layout. Core's `migrateToLatest` is not used because
+ * Kysely's Migrator detects its tables by introspecting every schema of the server: it then skips
+ * creating `bench_migration_lock` when another schema has one, and fails when a schema is dropped
+ * concurrently (both seen with parallel dual-dialect test files).
  */
 async function migrateBench(db: Kysely<unknown>): Promise<void> {
-  let schema: string | undefined;
-  if (dialectOf(db) === 'postgres') {
-    schema = (await sql<{ s: string | null }>`select current_schema() as s`.execute(db)).rows[0]?.s ?? undefined;
-    if (!schema) throw new Error('migrations: the PostgreSQL search_path names no existing schema');
-  }
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => benchMigrations },
-    migrationTableName: 'bench_migration',
-    migrationLockTableName: 'bench_migration_lock',
-    ...(schema ? { migrationTableSchema: schema } : {}),
+  await db.transaction().execute(async (trx) => {
+    if (dialectOf(db) === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('bench_migration'))`.execute(trx);
+    await sql`create table if not exists bench_migration (name varchar(255) primary key, timestamp varchar(255) not null)`.execute(
+      trx,
+    );
+    const done = await sql<{ name: string }>`select name from bench_migration`.execute(trx);
+    const applied = new Set(done.rows.map((row) => row.name));
+    for (const name of Object.keys(benchMigrations).sort()) {
+      if (applied.has(name)) continue;
+      await benchMigrations[name]?.up(trx);
+      await sql`insert into bench_migration (name, timestamp) values (${name}, ${new Date().toISOString()})`.execute(
+        trx,
+      );
+    }
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
-    const cause = error instanceof Error ? error.message : String(error ?? 'unknown error');
-    throw new Error(`bench: migration ${failed?.migrationName ?? '(setup)'} failed: ${cause}`);
-  }
 }
 
 export async function openBenchDatabase(url: string): Promise<Database<BenchDatabase>> {

@@ -1,0 +1,101 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  type BenchConfig,
+  benchDatabaseUrl,
+  type CredentialKind,
+  createUserAccount,
+  issueCredential,
+  openBenchDatabase,
+} from '@atrium/bench';
+import { loadConfig } from '@atrium/core';
+import { atriumConfigSchema } from '../config.js';
+import { UsageError } from '../usage.js';
+
+type BenchDb = Awaited<ReturnType<typeof openBenchDatabase>>['db'];
+
+const USAGE = `usage:
+  atrium bench admin user create --name NAME --email EMAIL [--slug SLUG] [--admin] [--config FILE] [--data-dir DIR]
+  atrium bench admin token --email EMAIL [--jwt | --project PROJECT] [--name NAME] [--ttl SECONDS] [--config FILE] [--data-dir DIR]`;
+
+const COMMON = { config: { type: 'string' }, 'data-dir': { type: 'string' } } as const;
+
+async function withBenchDatabase<T>(
+  values: { config?: string | undefined; 'data-dir'?: string | undefined },
+  work: (bench: BenchConfig, dataDir: string, db: BenchDb) => Promise<T>,
+): Promise<T> {
+  const overrides = values['data-dir'] ? { dataDir: values['data-dir'] } : {};
+  const config = loadConfig(atriumConfigSchema, { file: values.config ?? process.env.ATRIUM_CONFIG, overrides });
+  const dataDir = resolve(config.dataDir);
+  const database = await openBenchDatabase(benchDatabaseUrl(config.bench, dataDir));
+  try {
+    return await work(config.bench, dataDir, database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+/** `atrium bench admin …`: create users and mint credentials before sign-up flows exist. */
+export async function benchAdmin(args: string[]): Promise<void> {
+  const [area, ...rest] = args;
+  if (area !== 'admin') throw new UsageError(USAGE);
+  const [command, ...options] = rest;
+  if (command === 'user' && options[0] === 'create') {
+    const { values } = parseArgs({
+      args: options.slice(1),
+      options: {
+        ...COMMON,
+        name: { type: 'string' },
+        email: { type: 'string' },
+        slug: { type: 'string' },
+        admin: { type: 'boolean' },
+      },
+      strict: true,
+    });
+    if (!values.name || !values.email) throw new UsageError(USAGE);
+    const user = await withBenchDatabase(values, (_config, _dataDir, db) =>
+      createUserAccount(db, {
+        name: values.name as string,
+        email: values.email as string,
+        slug: values.slug,
+        admin: values.admin,
+      }),
+    );
+    process.stdout.write(
+      `${JSON.stringify({ uuid: user.uuid, name: user.name, slug: user.slug, email: user.email, admin: user.admin === 1 })}\n`,
+    );
+    return;
+  }
+  if (command === 'token') {
+    const { values } = parseArgs({
+      args: options,
+      options: {
+        ...COMMON,
+        email: { type: 'string' },
+        jwt: { type: 'boolean' },
+        project: { type: 'string' },
+        name: { type: 'string' },
+        ttl: { type: 'string' },
+      },
+      strict: true,
+    });
+    if (!values.email || (values.jwt && values.project)) throw new UsageError(USAGE);
+    const ttlSeconds = values.ttl === undefined ? undefined : Number(values.ttl);
+    if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) {
+      throw new UsageError('--ttl must be a positive number of seconds');
+    }
+    const kind: CredentialKind = values.jwt ? 'jwt' : values.project ? 'project-key' : 'user-key';
+    const secret = await withBenchDatabase(values, (config, dataDir, db) =>
+      issueCredential(db, config, dataDir, {
+        email: values.email as string,
+        kind,
+        project: values.project,
+        name: values.name,
+        ttlSeconds,
+      }),
+    );
+    process.stdout.write(`${secret}\n`);
+    return;
+  }
+  throw new UsageError(USAGE);
+}
