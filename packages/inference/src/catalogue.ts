@@ -45,18 +45,19 @@ export class Catalogue {
     const supervisors: EngineSupervisor[] = [];
     for (const model of servedModelConfigs(config)) {
       const backend = model.backend;
+      let served: ServedModel;
       if (backend.type === 'upstream') {
         const replicas = backend.replicas.map((origin) => new Replica(origin, config.routing));
-        const group = new UpstreamGroup(model.id, replicas, backend.apiKey);
-        group.startHealthChecks(config.routing.healthIntervalMs);
-        models.set(model.id, { config: model, upstreamName: backend.model ?? model.id, group });
-        continue;
-      }
-      const modelPath = backend.path ?? testModelPath(dataDir);
-      if (backend.path === undefined) ensureTestModel(modelPath);
-      const replica = new Replica(undefined, config.routing);
-      const supervisor = new EngineSupervisor(
-        {
+        served = {
+          config: model,
+          upstreamName: backend.model ?? model.id,
+          group: new UpstreamGroup(model.id, replicas, backend.apiKey),
+        };
+      } else {
+        const modelPath = backend.path ?? testModelPath(dataDir);
+        if (backend.path === undefined) ensureTestModel(modelPath);
+        const replica = new Replica(undefined, config.routing);
+        const engine = {
           modelPath,
           modelName: model.id,
           threads: backend.threads,
@@ -64,16 +65,17 @@ export class Catalogue {
           contextSize: model.contextLength,
           host: '127.0.0.1',
           port: 0,
-        },
-        logger,
-        { onReady: (origin) => replica.setOrigin(origin), onDown: () => replica.setOrigin(undefined) },
-      );
-      supervisors.push(supervisor);
-      models.set(model.id, {
-        config: model,
-        upstreamName: model.id,
-        group: new UpstreamGroup(model.id, [replica], undefined),
-      });
+        };
+        supervisors.push(
+          new EngineSupervisor(engine, logger, {
+            onReady: (origin) => replica.setOrigin(origin),
+            onDown: () => replica.setOrigin(undefined),
+          }),
+        );
+        served = { config: model, upstreamName: model.id, group: new UpstreamGroup(model.id, [replica], undefined) };
+      }
+      served.group.startHealthChecks(config.routing.healthIntervalMs);
+      models.set(model.id, served);
     }
     const catalogue = new Catalogue(models, supervisors);
     await Promise.all(supervisors.map((s) => s.start()));

@@ -74,6 +74,12 @@ const demoKeyDefault = () => process.env.ATRIUM_DEMO_KEY || `sk-demo-${randomByt
 export const inferenceConfigSchema = z
   .strictObject({
     ...httpFields(8000),
+    /** Chat requests carry base64 images and audio: 32 MiB, like vLLM's and Anthropic's limits. */
+    bodyLimit: z
+      .number()
+      .int()
+      .positive()
+      .default(32 * 1024 * 1024),
     /** `owned_by` of every model: the gateway's name. */
     ownedBy: z.string().min(1).default('atrium'),
     /** The catalogue; when empty, the embedded engine serves the generated tiny test model. */

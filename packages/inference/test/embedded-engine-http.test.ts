@@ -2,19 +2,9 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_MODEL_ID, TEST_MODEL_REPLY } from '../src/index.js';
 import { TOOLS_DISABLED_MESSAGE } from '../src/wire/chat-validation.js';
-import { postJson, startGateway, TEST_KEY, type TestGateway } from './support/gateway.js';
+import { apiError, postJson, startGateway, TEST_KEY, type TestGateway } from './support/gateway.js';
 
 const user = (content: string) => [{ role: 'user' as const, content }];
-
-async function apiError(promise: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof OpenAI.APIError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 const cosine = (a: number[], b: number[]) => {
   let dot = 0;
@@ -31,7 +21,7 @@ const cosine = (a: number[], b: number[]) => {
 describe('gateway over the embedded engine (generated test model, official openai client)', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
-    gateway = await startGateway({});
+    gateway = await startGateway({ bodyLimit: 1_048_576 });
   }, 60_000);
   afterAll(() => gateway?.close());
 

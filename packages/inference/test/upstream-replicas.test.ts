@@ -1,24 +1,13 @@
-import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineProcess } from '../src/index.js';
 import { TEST_MODEL_REPLY } from '../src/index.js';
 import { startEngine, type TestModelFile, testModelFile } from './support/engines.js';
 import { type FixedUpstream, recordedVllm, startFixedUpstream, VLLM_COMPLETION } from './support/fixed-upstream.js';
-import { startGateway, type TestGateway } from './support/gateway.js';
+import { apiError, startGateway, type TestGateway } from './support/gateway.js';
 
 const PUBLIC_ID = 'acme/tiny-remote';
 const SERVED_NAME = 'engine/tiny';
 const user = (content: string) => [{ role: 'user' as const, content }];
-
-async function apiError(promise: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof OpenAI.APIError) return error;
-    throw error;
-  }
-  throw new Error('expected the request to fail');
-}
 
 describe('gateway over two engine replicas (separate OpenAI-compatible processes)', () => {
   let model: TestModelFile;

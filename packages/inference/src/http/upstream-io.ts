@@ -44,6 +44,7 @@ export function relayStream(response: UpstreamResponse, relay: SseRelay): Readab
         if (out) yield out;
       }
       finished = true;
+      if (relay.incomplete) yield relay.incomplete;
     } catch {
       yield STREAM_FAILED;
     } finally {

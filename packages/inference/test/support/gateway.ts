@@ -58,3 +58,14 @@ export function postJson(base: string, path: string, body: string, headers: Reco
     body,
   });
 }
+
+/** The `APIError` the official client throws for a refused request. */
+export async function apiError(promise: Promise<unknown>): Promise<InstanceType<typeof OpenAI.APIError>> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof OpenAI.APIError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
