@@ -8,6 +8,7 @@ import { registerDimensionRoutes } from './http/dimension-routes.js';
 import { formatBenchError } from './http/errors.js';
 import { registerApiKeyRoutes } from './http/key-routes.js';
 import { registerMetricRoutes } from './http/metric-routes.js';
+import { recordOpenApi } from './http/openapi.js';
 import { registerOrganizationRoutes } from './http/organization-routes.js';
 import { registerPerfRoutes } from './http/perf-routes.js';
 import { registerProjectRoutes } from './http/project-routes.js';
@@ -30,6 +31,10 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   });
   app.addHook('onClose', () => database.close());
   const bench: BenchContext = { database, config, jwtSecret: jwtSecretFor(config, context.dataDir) };
+  const spec = recordOpenApi(app);
+  app.get('/v0/server/spec', (_request, reply) => {
+    reply.type('application/json').send(spec());
+  });
   registerServerRoutes(app, bench);
   registerOrganizationRoutes(app, bench);
   registerProjectRoutes(app, bench);

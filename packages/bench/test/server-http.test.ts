@@ -11,7 +11,7 @@ describe('bench server routes', () => {
   let base: string;
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));
-    app = await buildBenchApp(benchConfigSchema.parse({ port: 0 }), {
+    app = await buildBenchApp(benchConfigSchema.parse({ port: 0, consoleUrl: 'https://console.example/' }), {
       logger: silentLogger,
       dataDir,
       accessLog: false,
@@ -26,6 +26,28 @@ describe('bench server routes', () => {
     expect(await response.json()).toEqual({ version: BENCHER_API_VERSION });
   });
 
+  it('GET /v0/server/config/console answers the console URL', async () => {
+    expect(await (await fetch(`${base}/v0/server/config/console`)).json()).toEqual({ url: 'https://console.example' });
+  });
+
+  it('GET /v0/server/spec describes the routes from their own schemas', async () => {
+    const spec = (await (await fetch(`${base}/v0/server/spec`)).json()) as {
+      openapi: string;
+      info: { version: string };
+      paths: Record<string, Record<string, { parameters: { name: string; in: string }[]; requestBody?: unknown }>>;
+    };
+    expect(spec.openapi).toBe('3.1.0');
+    expect(spec.info.version).toBe(BENCHER_API_VERSION);
+    const reports = spec.paths['/v0/projects/{project}/reports'];
+    expect(reports?.post?.requestBody).toBeDefined();
+    expect(reports?.get?.parameters.map((parameter) => parameter.name)).toEqual(
+      expect.arrayContaining(['project', 'per_page', 'branch', 'expand']),
+    );
+    expect(spec.paths['/v0/projects/{project}/perf']?.get).toBeDefined();
+    expect(spec.paths['/v0/server/spec']?.get).toBeDefined();
+    expect(spec.paths['/healthz']).toBeUndefined();
+  });
+
   it('answers errors in Bencher form with CORS headers', async () => {
     const response = await fetch(`${base}/v0/nope`, { headers: { origin: 'https://console.example' } });
     expect(response.status).toBe(404);
@@ -36,5 +58,11 @@ describe('bench server routes', () => {
       error_code: 'not_found',
       message: 'no route for GET /v0/nope',
     });
+  });
+
+  it('exposes X-Total-Count to browsers', async () => {
+    const response = await fetch(`${base}/v0/projects`, { headers: { origin: 'https://console.example' } });
+    expect(response.headers.get('x-total-count')).toBe('0');
+    expect(response.headers.get('access-control-expose-headers')).toContain('x-total-count');
   });
 });
