@@ -6,7 +6,7 @@ import { apiPlugin } from './http/api-plugin.js';
 import { formatProvenanceError } from './http/errors.js';
 import { replyConventions } from './http/reply-conventions.js';
 import { type OpenedSource, openSource } from './open-source.js';
-import { countNodes } from './storage/aiida/nodes.js';
+import { countNodes, countNodesByDay, countNodeTypes } from './storage/aiida/nodes.js';
 import { recordArchive } from './storage/archives.js';
 import { openProvenanceDatabase } from './storage/open.js';
 
@@ -31,6 +31,10 @@ export async function buildProvenanceApp(config: ProvenanceConfig, context: Serv
   );
   for (const source of sources) {
     if (!source.archive) continue;
+    // Archives are immutable: compute the slow aggregates once, in the background, before anyone asks.
+    Promise.all([countNodeTypes(source.store), countNodesByDay(source.store)]).catch((error) =>
+      context.logger.warn({ err: error, source: source.name }, 'warming the statistics cache failed'),
+    );
     await recordArchive(database.db, {
       sha256: source.archive.sha256,
       path: source.archive.path,

@@ -31,11 +31,21 @@ export function normalizeRow(resource: ResourceDefinition, row: Row): Row {
   return row;
 }
 
-export async function countEntities(store: AiidaStore, resource: ResourceDefinition, where: RawBuilder<unknown>) {
-  const { rows } = await sql<{
-    n: number;
-  }>`select count(*) as n from ${sql.table(resource.table)} as e where ${where}`.execute(store.db);
-  return Number(rows[0]?.n ?? 0);
+/** Runs a `select count(*) as n ...` once per distinct statement (see QueryMemo). */
+export function memoCount(store: AiidaStore, query: RawBuilder<{ n: number }>): Promise<number> {
+  const compiled = query.compile(store.db);
+  const key = `count:${compiled.sql}:${JSON.stringify(compiled.parameters)}`;
+  return store.memo.get(key, async () => {
+    const { rows } = await query.execute(store.db);
+    return Number(rows[0]?.n ?? 0);
+  });
+}
+
+export function countEntities(store: AiidaStore, resource: ResourceDefinition, where: RawBuilder<unknown>) {
+  return memoCount(
+    store,
+    sql<{ n: number }>`select count(*) as n from ${sql.table(resource.table)} as e where ${where}`,
+  );
 }
 
 export interface Page {

@@ -5,6 +5,7 @@ import { compileCondition } from './conditions.js';
 import {
   entityColumn,
   type ListQuery,
+  memoCount,
   normalizeRow,
   orderClause,
   type Page,
@@ -34,8 +35,7 @@ export async function listLinks(
 ): Promise<{ total: number; rows: Row[] }> {
   const where = compileCondition(query.where, entityColumn, store.dialect);
   const from = linkJoin(direction, nodeId);
-  const count = await sql<{ n: number }>`select count(*) as n from ${from} and ${where}`.execute(store.db);
-  const total = Number(count.rows[0]?.n ?? 0);
+  const total = await memoCount(store, sql<{ n: number }>`select count(*) as n from ${from} and ${where}`);
   const { limit, offset } = page(total);
   const projection = sql.join([
     ...columns.map((c) => entityColumn(c)),
@@ -47,11 +47,6 @@ export async function listLinks(
     entityColumn,
   )} ${pageClause(store.dialect, limit, offset)}`.execute(store.db);
   return { total, rows: result.rows.map((row) => normalizeRow(NODES, row)) };
-}
-
-export async function countLinks(store: AiidaStore, nodeId: number, direction: LinkDirection): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from ${linkJoin(direction, nodeId)}`.execute(store.db);
-  return Number(rows[0]?.n ?? 0);
 }
 
 export interface NodeContent {
@@ -82,7 +77,11 @@ export async function getNodeById(store: AiidaStore, id: number): Promise<NodeCo
 }
 
 /** Distinct (node_type, process_type) pairs with their node counts, `''` and NULL process types merged. */
-export async function countNodeTypes(store: AiidaStore, userId?: number) {
+export function countNodeTypes(store: AiidaStore, userId?: number) {
+  return store.memo.get(`types:${userId ?? ''}`, () => queryNodeTypes(store, userId));
+}
+
+async function queryNodeTypes(store: AiidaStore, userId?: number) {
   const userFilter = userId === undefined ? sql`` : sql`where user_id = ${userId}`;
   const { rows } = await sql<{ node_type: string; process_type: string; n: number }>`
     select node_type, coalesce(process_type, '') as process_type, count(*) as n
@@ -91,7 +90,11 @@ export async function countNodeTypes(store: AiidaStore, userId?: number) {
 }
 
 /** Number of nodes per creation day (UTC), ascending. */
-export async function countNodesByDay(store: AiidaStore, userId?: number): Promise<[string, number][]> {
+export function countNodesByDay(store: AiidaStore, userId?: number): Promise<[string, number][]> {
+  return store.memo.get(`days:${userId ?? ''}`, () => queryNodesByDay(store, userId));
+}
+
+async function queryNodesByDay(store: AiidaStore, userId?: number): Promise<[string, number][]> {
   const day =
     store.dialect === 'postgres' ? sql`to_char(ctime at time zone 'UTC', 'YYYY-MM-DD')` : sql`substr(ctime, 1, 10)`;
   const userFilter = userId === undefined ? sql`` : sql`where user_id = ${userId}`;
@@ -148,7 +151,6 @@ export async function findNodeByPk(store: AiidaStore, id: number): Promise<Row |
   return rows[0];
 }
 
-export async function countNodes(store: AiidaStore): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*) as n from db_dbnode`.execute(store.db);
-  return Number(rows[0]?.n ?? 0);
+export function countNodes(store: AiidaStore): Promise<number> {
+  return memoCount(store, sql<{ n: number }>`select count(*) as n from db_dbnode as e where 1 = 1`);
 }

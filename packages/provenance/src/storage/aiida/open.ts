@@ -2,6 +2,7 @@ import { parseDatabaseUrl } from '@atrium/core';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { QueryMemo } from './memo.js';
 import type { AiidaDatabase } from './schema.js';
 
 export type AiidaDialect = 'sqlite' | 'postgres';
@@ -10,11 +11,17 @@ export type AiidaDialect = 'sqlite' | 'postgres';
 export interface AiidaStore {
   db: Kysely<AiidaDatabase>;
   dialect: AiidaDialect;
+  /** Aggregates (totals, type counts, statistics) already computed. */
+  memo: QueryMemo;
   close(): Promise<void>;
 }
 
+/** How long a live database's aggregates may be served from the memo. */
+export const LIVE_MEMO_TTL_MS = 10_000;
+
 /**
- * Opens an AiiDA SQLite file read-only (core's opener always opens read-write with WAL, which would
+ * Opens an AiiDA SQLite file read-only (our extracted archive copy: immutable, so aggregates are
+ * memoised for good) (core's opener always opens read-write with WAL, which would
  * write next to a user's file). LIKE is made case-sensitive as on PostgreSQL.
  */
 export function openAiidaSqlite(path: string): AiidaStore {
@@ -23,7 +30,7 @@ export function openAiidaSqlite(path: string): AiidaStore {
   sqlite.pragma('cache_size = -65536');
   sqlite.pragma('mmap_size = 268435456');
   const db = new Kysely<AiidaDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), close: () => db.destroy() };
 }
 
 /** Connects to an AiiDA profile's PostgreSQL database; every transaction is read-only. */
@@ -34,5 +41,5 @@ export function openAiidaPostgres(url: string, poolSize = 8): AiidaStore {
   if (target.schema) options.push(`-c search_path=${target.schema}`);
   const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSize, options: options.join(' ') });
   const db = new Kysely<AiidaDatabase>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', memo: new QueryMemo(LIVE_MEMO_TTL_MS), close: () => db.destroy() };
 }
