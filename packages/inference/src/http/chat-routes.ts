@@ -6,7 +6,7 @@ import { normaliseCompletion } from '../wire/completion.js';
 import { SseRelay } from '../wire/sse-relay.js';
 import { toUpstreamChatBody, usageRequestOf } from '../wire/upstream-request.js';
 import { modelNotFound } from './model-routes.js';
-import { clientGone, relayStream, throwUpstreamError } from './upstream-io.js';
+import { clientGone, readUpstreamJson, relayStream, throwUpstreamError } from './upstream-io.js';
 
 export function registerChatRoutes(
   app: FastifyInstance,
@@ -18,14 +18,15 @@ export function registerChatRoutes(
     const served = catalogue.get(body.model);
     if (!served) throw modelNotFound(body.model);
     validateChatRequest(body, served.config, allowedMediaHosts);
+    const signal = clientGone(reply);
     const upstream = await served.group.dispatch({
       path: '/v1/chat/completions',
       body: toUpstreamChatBody(body, served.upstreamName),
-      signal: clientGone(reply),
+      signal,
     });
     if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
     if (body.stream !== true) {
-      const completion = normaliseCompletion(await upstream.body.json(), served.config.id);
+      const completion = normaliseCompletion(await readUpstreamJson(upstream, signal), served.config.id);
       return reply.type('application/json').send(JSON.stringify(completion));
     }
     const rename =

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Catalogue } from '../catalogue.js';
 import { type EmbeddingRequest, embeddingRequestSchema, toClientEmbeddings } from '../wire/embeddings.js';
 import { modelNotFound } from './model-routes.js';
-import { clientGone, throwUpstreamError } from './upstream-io.js';
+import { clientGone, readUpstreamJson, throwUpstreamError } from './upstream-io.js';
 
 export function registerEmbeddingRoutes(app: FastifyInstance, catalogue: Catalogue): void {
   app.post('/v1/embeddings', { schema: { body: embeddingRequestSchema } }, async (request, reply) => {
@@ -13,13 +13,15 @@ export function registerEmbeddingRoutes(app: FastifyInstance, catalogue: Catalog
     if (!served.config.capabilities.embeddings) {
       throw new HttpError(400, 'embeddings_not_supported', `model '${body.model}' does not serve embeddings`, 'model');
     }
+    const signal = clientGone(reply);
     const upstream = await served.group.dispatch({
       path: '/v1/embeddings',
       body: JSON.stringify({ ...body, model: served.upstreamName }),
-      signal: clientGone(reply),
+      signal,
     });
     if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
-    const result = toClientEmbeddings(await upstream.body.json(), served.config.id, body.encoding_format ?? 'float');
+    const raw = await readUpstreamJson(upstream, signal);
+    const result = toClientEmbeddings(raw, served.config.id, body.encoding_format ?? 'float');
     return reply.type('application/json').send(JSON.stringify(result));
   });
 }

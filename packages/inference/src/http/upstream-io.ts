@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
+import { HttpError } from '@atrium/core';
 import type { FastifyReply } from 'fastify';
-import type { UpstreamResponse } from '../router/upstream-group.js';
+import { clientClosed, type UpstreamResponse } from '../router/upstream-group.js';
 import type { SseRelay } from '../wire/sse-relay.js';
 import { upstreamError } from '../wire/upstream-errors.js';
 
@@ -14,6 +15,16 @@ export function clientGone(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort();
   });
   return controller.signal;
+}
+
+/** The upstream's JSON answer; a body that breaks off is the upstream's failure, or the client's departure. */
+export async function readUpstreamJson(response: UpstreamResponse, signal: AbortSignal): Promise<unknown> {
+  try {
+    return await response.body.json();
+  } catch {
+    if (signal.aborted) throw clientClosed();
+    throw new HttpError(502, 'upstream_error', 'the model server broke off its response');
+  }
 }
 
 /** Reads at most 64 KiB of an upstream error body (vLLM can echo megabytes of input) and re-wraps it. */

@@ -16,6 +16,9 @@ export interface UpstreamRequest {
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
+/** Nobody is left to answer; a status below 500 keeps an ordinary disconnect out of the error log. */
+export const clientClosed = () => new HttpError(499, 'client_closed_request', 'the client closed the request');
+
 /**
  * The replicas serving one model. A request goes to the least-loaded replica; if the connection fails or the
  * replica answers 5xx before anything was relayed to the client, it is retried once on each other replica.
@@ -51,9 +54,9 @@ export class UpstreamGroup {
           body: request.body,
           signal: request.signal,
         });
-      } catch (error) {
+      } catch {
         replica.outstanding--;
-        if (request.signal.aborted) throw error;
+        if (request.signal.aborted) throw clientClosed();
         replica.failed('connection');
         continue;
       }

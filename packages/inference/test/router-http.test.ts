@@ -1,0 +1,91 @@
+import type { ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FixedUpstream, recordedVllm, startFixedUpstream } from './support/fixed-upstream.js';
+import { apiError, startGateway, type TestGateway } from './support/gateway.js';
+
+const MODEL = 'acme/routed';
+const user = [{ role: 'user' as const, content: 'hi' }];
+
+describe('upstream router through real HTTP', () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of cleanup.splice(0).reverse()) await close();
+  });
+
+  async function upstream(respond: Parameters<typeof startFixedUpstream>[0]): Promise<FixedUpstream> {
+    const server = await startFixedUpstream(respond);
+    cleanup.push(server.close);
+    return server;
+  }
+
+  async function gateway(replicas: string[], extra: Record<string, unknown> = {}): Promise<TestGateway> {
+    const { routing, ...backendExtra } = extra as { routing?: unknown };
+    const started = await startGateway({
+      models: [{ id: MODEL, contextLength: 4096, backend: { type: 'upstream', replicas, ...backendExtra } }],
+      routing: { healthIntervalMs: 60_000, failureThreshold: 2, ...(routing as object) },
+    });
+    cleanup.push(started.close);
+    return started;
+  }
+
+  it('retries a 5xx on the other replica and ejects a replica that keeps failing', async () => {
+    const failing = await upstream((_request, _body, response) => {
+      response.writeHead(500, { 'content-type': 'application/json' });
+      response.end('{"error":{"message":"boom","type":"InternalServerError","param":null,"code":500}}');
+    });
+    const healthy = await upstream(recordedVllm);
+    const { client } = await gateway([failing.origin, healthy.origin]);
+    for (let i = 0; i < 6; i++) {
+      const answer = await client.chat.completions.create({ model: MODEL, messages: user });
+      expect(answer.choices[0]?.message.content).toBe('Paris.');
+    }
+    expect(healthy.requests).toHaveLength(6);
+    expect(failing.requests.length).toBe(2);
+  });
+
+  it('sends the configured upstream key as a bearer token', async () => {
+    let seen: string | undefined;
+    const server = await upstream((request, body, response) => {
+      seen = request.headers.authorization;
+      recordedVllm(request, body, response);
+    });
+    const { client } = await gateway([server.origin], { apiKey: 'upstream-secret' });
+    await client.chat.completions.create({ model: MODEL, messages: user });
+    expect(seen).toBe('Bearer upstream-secret');
+  });
+
+  it('aborts the upstream request when the client leaves a stream', async () => {
+    let upstreamClosed: Promise<void> = Promise.resolve();
+    const server = await upstream((_request, _body, response: ServerResponse) => {
+      upstreamClosed = new Promise((resolve) => response.on('close', () => resolve()));
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(
+        'data: {"id":"c","object":"chat.completion.chunk","model":"acme/routed","choices":[{"index":0,"delta":{"content":"a"}}]}\n\n',
+      );
+      // ...and never finishes, like a long generation.
+    });
+    const { client } = await gateway([server.origin]);
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      { model: MODEL, messages: user, stream: true },
+      { signal: controller.signal },
+    );
+    for await (const chunk of stream) {
+      expect(chunk.choices[0]?.delta.content).toBe('a');
+      controller.abort();
+      break;
+    }
+    await upstreamClosed;
+  });
+
+  it('answers 503 when the only replica does not answer within the first-byte timeout', async () => {
+    const silent = await upstream(() => {
+      // never answers
+    });
+    const { client } = await gateway([silent.origin], { routing: { firstByteTimeoutMs: 300 } });
+    const started = Date.now();
+    const error = await apiError(client.chat.completions.create({ model: MODEL, messages: user }));
+    expect(error.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
