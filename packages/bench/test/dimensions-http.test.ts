@@ -197,6 +197,15 @@ describeEachDialect('bench branches, testbeds, benchmarks, measures and threshol
     const windowed = await bench.json('GET', path(`perf?${query}&start_time=${Date.parse(at(1))}`));
     expect(windowed.results[0].metrics).toHaveLength(2);
 
+    const image = await bench.call('GET', path(`perf/img?${query}&title=Fib`));
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
+
     expect((await bench.call('GET', path('perf?branches=&testbeds=x'))).status).toBe(400);
     const many = Array.from({ length: 16 }, () => crypto.randomUUID()).join(',');
     const tooMany = await bench.call(

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type PerfQueryInput, parsePerfParams } from '../domain/perf-query.js';
+import { lineChartSvg, type PlotInput } from '../plot/line-chart.js';
+import { renderPng } from '../plot/render-png.js';
 import { findDimensionsByUuid } from '../storage/dimensions.js';
 import { type PerfRow, perfMetrics } from '../storage/perf.js';
 import { findModels } from '../storage/thresholds.js';
@@ -139,7 +141,42 @@ function perfMetricJson(row: PerfRow, thresholds: Map<string, Threshold>, models
   };
 }
 
+/** At most this many permutations are drawn in one image. */
+const MAX_PLOTTED = 8;
+
+type PerfJson = Awaited<ReturnType<typeof queryPerf>>;
+
+export function perfPlotInput(perf: PerfJson, title: string | undefined): PlotInput {
+  const plotted = perf.results.slice(0, MAX_PLOTTED);
+  const first = plotted[0]?.measure;
+  return {
+    title: title ?? perf.project.name,
+    yLabel: first ? `${first.name}: ${first.units}` : '',
+    series: plotted.map((result) => ({
+      label: `${result.branch.name} · ${result.testbed.name} · ${result.benchmark.name} · ${result.measure.name}`,
+      points: result.metrics.map((metric) => ({
+        x: Date.parse(metric.start_time),
+        y: metric.metric.value,
+        lower: metric.boundary?.lower_limit ?? null,
+        upper: metric.boundary?.upper_limit ?? null,
+        alert: metric.alert !== null,
+      })),
+    })),
+  };
+}
+
 export function registerPerfRoutes(app: FastifyInstance, context: BenchContext): void {
+  app.get<{ Params: { project: string }; Querystring: PerfQuerystring }>(
+    '/v0/projects/:project/perf/img',
+    { schema: { params: pathParams('project'), querystring: perfQuerySchema } },
+    async (request, reply) => {
+      const { project } = await projectFor(context, request, request.params.project, 'view');
+      const perf = await queryPerf(context, project, request.query);
+      const png = renderPng(lineChartSvg(perfPlotInput(perf, request.query.title)));
+      return reply.type('image/png').header('cache-control', 'private, max-age=0, no-cache').send(png);
+    },
+  );
+
   app.get<{ Params: { project: string }; Querystring: PerfQuerystring }>(
     '/v0/projects/:project/perf',
     { schema: { params: pathParams('project'), querystring: perfQuerySchema } },

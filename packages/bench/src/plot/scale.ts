@@ -1,0 +1,45 @@
+/** Axis arithmetic for the perf plot (pure). */
+
+export interface Scale {
+  min: number;
+  max: number;
+  ticks: number[];
+}
+
+/** "Nice" ticks (1, 2, 5 × 10^k) covering [min, max]; a flat range is widened around its value. */
+export function niceScale(min: number, max: number, count = 5): Scale {
+  let low = min;
+  let high = max;
+  if (!(Number.isFinite(low) && Number.isFinite(high))) return { min: 0, max: 1, ticks: [0, 1] };
+  if (low === high) {
+    const pad = Math.abs(low) * 0.1 || 1;
+    low -= pad;
+    high += pad;
+  }
+  const rough = (high - low) / count;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = ([1, 2, 5, 10].find((factor) => factor * magnitude >= rough) ?? 10) * magnitude;
+  const start = Math.floor(low / step) * step;
+  const end = Math.ceil(high / step) * step;
+  const ticks: number[] = [];
+  for (let tick = start; tick <= end + step / 2; tick += step) ticks.push(Number(tick.toPrecision(12)));
+  return { min: start, max: end, ticks };
+}
+
+/** Compact tick label: 1.2k, 3.4M, 0.005. */
+export function formatTick(value: number): string {
+  const abs = Math.abs(value);
+  for (const [limit, suffix] of [
+    [1e12, 'T'],
+    [1e9, 'G'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ] as const) {
+    if (abs >= limit) return `${Number((value / limit).toPrecision(3))}${suffix}`;
+  }
+  return String(Number(value.toPrecision(3)));
+}
+
+export function formatDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');
+}
