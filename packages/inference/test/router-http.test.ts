@@ -78,6 +78,26 @@ describe('upstream router through real HTTP', () => {
     await upstreamClosed;
   });
 
+  it('ends a stream the upstream breaks off with an in-band error the SDK throws', async () => {
+    const server = await upstream((_request, _body, response: ServerResponse) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(
+        'data: {"id":"c","object":"chat.completion.chunk","model":"acme/routed","choices":[{"index":0,"delta":{"content":"a"}}]}\n\ndata: {"id":"c","ch',
+      );
+      setTimeout(() => response.socket?.destroy(), 50);
+    });
+    const { client } = await gateway([server.origin]);
+    const stream = await client.chat.completions.create({ model: MODEL, messages: user, stream: true });
+    const seen: string[] = [];
+    const failure = await apiError(
+      (async () => {
+        for await (const chunk of stream) seen.push(chunk.choices[0]?.delta.content ?? '');
+      })(),
+    );
+    expect(seen).toEqual(['a']);
+    expect(failure.message).toContain('the model server stopped responding mid-stream');
+  });
+
   it('answers 503 when the only replica does not answer within the first-byte timeout', async () => {
     const silent = await upstream(() => {
       // never answers

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { HttpError } from '@atrium/core';
 import type { FastifyReply } from 'fastify';
@@ -43,24 +43,26 @@ const STREAM_FAILED =
 
 /**
  * The client's SSE body: upstream events through the relay; if the upstream breaks off after the 200 was
- * sent, an in-band error event and `[DONE]`, as the OpenAI SDK expects.
+ * sent, an in-band error event and `[DONE]`, as the OpenAI SDK expects. When the client goes away, the
+ * upstream body is destroyed (and the upstream request with it).
  */
 export function relayStream(response: UpstreamResponse, relay: SseRelay): Readable {
-  async function* events() {
-    const decoder = new StringDecoder('utf8');
-    let finished = false;
-    try {
-      for await (const chunk of response.body) {
-        const out = relay.push(decoder.write(chunk as Buffer));
-        if (out) yield out;
-      }
-      finished = true;
-      if (relay.incomplete) yield relay.incomplete;
-    } catch {
-      yield STREAM_FAILED;
-    } finally {
-      if (!finished) response.body.destroy();
-    }
-  }
-  return Readable.from(events(), { objectMode: false });
+  const decoder = new StringDecoder('utf8');
+  let broken = false;
+  const out = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const text = relay.push(decoder.write(chunk));
+      done(null, text || undefined);
+    },
+    flush(done) {
+      done(null, broken ? STREAM_FAILED : relay.incomplete || undefined);
+    },
+  });
+  response.body.once('error', () => {
+    broken = true;
+    if (!out.writableEnded) out.end();
+  });
+  out.once('close', () => response.body.destroy());
+  response.body.pipe(out);
+  return out;
 }
