@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { closeGracefully, createHttpApp, type ErrorFormatter } from '../src/index.js';
 import { listen, silentLogger } from '../src/testing/index.js';
 
@@ -31,7 +31,7 @@ describe('closeGracefully', () => {
     const inFlight = fetch(`${base}/slow`);
     await sleep(50);
     const closing = closeGracefully(app, 5000);
-    await sleep(20);
+    await vi.waitUntil(() => !app.server.listening, { timeout: 5000 });
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
     const response = await inFlight;
     expect(response.status).toBe(200);
