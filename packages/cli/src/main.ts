@@ -1,5 +1,4 @@
 import { ConfigError } from '@atrium/core';
-import { benchAdmin } from './commands/bench-admin.js';
 import { inference } from './commands/inference.js';
 import { provenance } from './commands/provenance.js';
 import { serve } from './commands/serve.js';
@@ -17,8 +16,6 @@ async function run(argv: string[]): Promise<void> {
       return (await import('./commands/bench/index.js')).bench(rest);
     case 'provenance':
       return provenance(rest);
-    case 'bench':
-      return benchAdmin(rest);
     case '--version':
     case '-v':
     case 'version':

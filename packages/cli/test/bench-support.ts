@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchConfigSchema, buildBenchApp, createUser, mintJwt, openBenchDatabase } from '@atrium/bench';
+import { listen, silentLogger } from '@atrium/core/testing';
+import type { FastifyInstance } from 'fastify';
+import { ATRIUM_BIN, cliEnv, type Finished } from './run-cli.js';
+
+const SECRET = 'DO_NOT_USE_THIS_IN_PRODUCTION';
+const ISSUER = 'http://localhost:3000/';
+
+export const tokenFor = (email: string) => {
+  const now = Math.floor(Date.now() / 1000);
+  return mintJwt({ aud: 'api_key', exp: now + 3600, iat: now, iss: ISSUER, sub: email }, SECRET);
+};
+
+export interface LiveBench {
+  app: FastifyInstance;
+  base: string;
+  dir: string;
+  /** Muriel's API token (a regular user). */
+  muriel: string;
+  close(): Promise<void>;
+}
+
+/** A real bench server on a fresh SQLite file, with user Muriel. */
+export async function startLiveBench(): Promise<LiveBench> {
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-cli-bench-'));
+  const database = `sqlite:${join(dir, 'bench.db')}`;
+  const seed = await openBenchDatabase(database);
+  await createUser(seed.db, { name: 'Muriel Bagge', slug: 'muriel-bagge', email: 'muriel.bagge@nowhere.com' });
+  await seed.close();
+  const config = benchConfigSchema.parse({ port: 0, database, security: { secretKey: SECRET } });
+  const app = await buildBenchApp(config, { logger: silentLogger, dataDir: dir, accessLog: false });
+  const base = await listen(app);
+  return { app, base, dir, muriel: tokenFor('muriel.bagge@nowhere.com'), close: () => app.close() };
+}
+
+/** Runs `atrium bench …` as a subprocess; stdin gets `input` and is then closed. */
+export function atriumBench(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
+): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [ATRIUM_BIN, 'bench', ...args], {
+      env: cliEnv({ CI: undefined, GITHUB_ACTIONS: undefined, ...options.env }),
+      cwd: options.cwd,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Parses stdout as JSON, failing with the CLI's stderr when the command did not succeed. */
+// biome-ignore lint/suspicious/noExplicitAny: tests navigate JSON bodies without declaring every shape
+export function json(result: Finished): any {
+  if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
