@@ -10,6 +10,8 @@ export interface ServedModel {
   config: ModelConfig;
   /** The name the model server knows the model by. */
   upstreamName: string;
+  /** Set when that name differs from the public id, which responses must show instead. */
+  rename: { from: string; to: string } | undefined;
   group: UpstreamGroup;
 }
 
@@ -48,9 +50,11 @@ export class Catalogue {
       let served: ServedModel;
       if (backend.type === 'upstream') {
         const replicas = backend.replicas.map((origin) => new Replica(origin, config.routing));
+        const upstreamName = backend.model ?? model.id;
         served = {
           config: model,
-          upstreamName: backend.model ?? model.id,
+          upstreamName,
+          rename: upstreamName === model.id ? undefined : { from: upstreamName, to: model.id },
           group: new UpstreamGroup(model.id, replicas, backend.apiKey),
         };
       } else {
@@ -72,7 +76,12 @@ export class Catalogue {
             onDown: () => replica.setOrigin(undefined),
           }),
         );
-        served = { config: model, upstreamName: model.id, group: new UpstreamGroup(model.id, [replica], undefined) };
+        served = {
+          config: model,
+          upstreamName: model.id,
+          rename: undefined,
+          group: new UpstreamGroup(model.id, [replica], undefined),
+        };
       }
       served.group.startHealthChecks(config.routing.healthIntervalMs);
       models.set(model.id, served);

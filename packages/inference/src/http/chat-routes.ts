@@ -29,9 +29,7 @@ export function registerChatRoutes(
       const completion = normaliseCompletion(await readUpstreamJson(upstream, signal), served.config.id);
       return reply.type('application/json').send(JSON.stringify(completion));
     }
-    const rename =
-      served.upstreamName === served.config.id ? undefined : { from: served.upstreamName, to: served.config.id };
     reply.header('content-type', 'text/event-stream').header('cache-control', 'no-cache');
-    return reply.send(relayStream(upstream, new SseRelay(usageRequestOf(body), rename)));
+    return reply.send(relayStream(upstream, new SseRelay(usageRequestOf(body), served.rename)));
   });
 }

@@ -17,13 +17,13 @@ export function clientGone(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-/** The upstream's JSON answer; a body that breaks off is the upstream's failure, or the client's departure. */
+/** The upstream's JSON answer; a body that breaks off or is not JSON is the upstream's failure, unless the client left. */
 export async function readUpstreamJson(response: UpstreamResponse, signal: AbortSignal): Promise<unknown> {
   try {
     return await response.body.json();
   } catch {
     if (signal.aborted) throw clientClosed();
-    throw new HttpError(502, 'upstream_error', 'the model server broke off its response');
+    throw new HttpError(502, 'upstream_error', 'the model server sent a broken response');
   }
 }
 
