@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { sql } from 'kysely';
-import { openArchive, readArchiveMetadata } from './archive/open-archive.js';
+import { openArchive } from './archive/open-archive.js';
 import { readZipDirectory } from './archive/zip.js';
 import { SERVING_INDEXES } from './storage/aiida/ddl.js';
 import { type AiidaStore, openAiidaPostgres } from './storage/aiida/open.js';
@@ -12,8 +12,8 @@ export interface SourceReport {
   aiidaVersion?: string;
   bytes?: number;
   repositoryObjects?: number;
-  /** Legacy (0.x) archives are recognised but not served. */
-  servable: boolean;
+  /** Legacy (0.x) archives are converted once into the cache before they are served. */
+  legacy?: boolean;
   counts?: Record<string, number>;
   /** PostgreSQL only: indexes the API's queries want that the database lacks (never created for you). */
   missingIndexes?: string[];
@@ -55,7 +55,6 @@ export async function inspectSource(location: string, cacheRoot: string): Promis
       return {
         location,
         kind: 'postgres',
-        servable: true,
         counts: await countRows(store),
         missingIndexes: await missingIndexes(store),
       };
@@ -63,19 +62,17 @@ export async function inspectSource(location: string, cacheRoot: string): Promis
       await store.close();
     }
   }
-  const entries = await readZipDirectory(location);
-  const metadata = await readArchiveMetadata(location, entries);
+  const entries = await readZipDirectory(location).catch(() => undefined);
+  const archive = await openArchive(location, cacheRoot);
   const report: SourceReport = {
     location,
     kind: 'archive',
-    formatVersion: metadata.export_version,
-    aiidaVersion: metadata.aiida_version,
+    formatVersion: archive.metadata.export_version,
+    aiidaVersion: archive.metadata.aiida_version,
     bytes: statSync(location).size,
-    repositoryObjects: [...entries.keys()].filter((name) => name.startsWith('repo/') && name.length > 5).length,
-    servable: entries.has('db.sqlite3'),
+    legacy: !entries?.has('db.sqlite3'),
   };
-  if (!report.servable) return report;
-  const archive = await openArchive(location, cacheRoot);
+  if (entries) report.repositoryObjects = [...entries.keys()].filter((n) => /^repo\/./.test(n)).length;
   try {
     report.counts = await countRows(archive.store);
   } finally {

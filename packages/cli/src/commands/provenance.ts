@@ -1,12 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { closeGracefully, createLogger, onShutdownSignal } from '@atrium/core';
+import { closeGracefully, createLogger, logSchema, onShutdownSignal } from '@atrium/core';
 import { API_PREFIX, buildProvenanceApp, inspectSource, makeArchive, provenanceConfigSchema } from '@atrium/provenance';
 import { UsageError } from '../usage.js';
 
 const USAGE =
-  'expected serve <archive-or-url>... [--port N] [--host H] [--data-dir DIR], inspect <archive-or-url>, or make-archive --nodes N [--out FILE] [--seed S]';
+  'expected serve <archive-or-url>... [--port N] [--host H] [--data-dir DIR] [--log-level L], inspect <archive-or-url>, or make-archive --nodes N [--out FILE] [--seed S]';
 
 /** `name=location` or a bare location (named after the archive file, or `db<i>` for a URL). */
 function sourceOf(arg: string, index: number) {
@@ -25,7 +25,12 @@ async function serveSources(args: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { port: { type: 'string' }, host: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'log-level': { type: 'string' },
+    },
   });
   if (positionals.length === 0) throw new UsageError('provenance serve needs at least one archive or postgres:// URL');
   const config = provenanceConfigSchema.parse({
@@ -34,8 +39,10 @@ async function serveSources(args: string[]): Promise<void> {
     sources: positionals.map(sourceOf),
   });
   const dataDir = resolve(values['data-dir'] ?? './data');
-  const logger = createLogger({ level: 'info' });
-  const app = await buildProvenanceApp(config, { logger, dataDir, accessLog: true });
+  const { level } = logSchema.parse({ level: values['log-level'] ?? 'info' });
+  const logger = createLogger({ level });
+  const accessLog = ['info', 'debug', 'trace'].includes(level);
+  const app = await buildProvenanceApp(config, { logger, dataDir, accessLog });
   await app.listen({ host: config.host, port: config.port });
   const { port } = app.server.address() as AddressInfo;
   const base = `http://${config.host}:${port}`;

@@ -1,10 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SqliteDatabase from 'better-sqlite3';
 import { SERVING_INDEXES } from '../storage/aiida/ddl.js';
 import { type AiidaStore, openAiidaSqlite } from '../storage/aiida/open.js';
+import { diskObjectStore } from './disk-objectstore.js';
+import { convertLegacyArchive, readLegacyFiles } from './legacy-archive.js';
 import { type ObjectStore, zipObjectStore } from './repository.js';
 import { openZipEntry, readZipDirectory, type ZipEntry } from './zip.js';
 
@@ -75,28 +77,48 @@ async function extractDatabase(archive: string, entry: ZipEntry, cacheDir: strin
   return target;
 }
 
+/** Converts a legacy archive once into `<cacheDir>/` (database + loose object container). */
+async function convertOnce(path: string, cacheDir: string): Promise<string> {
+  const target = join(cacheDir, 'db.sqlite3');
+  if (existsSync(target)) return target;
+  const partial = `${cacheDir}.${process.pid}.partial`;
+  rmSync(partial, { recursive: true, force: true });
+  try {
+    await convertLegacyArchive(await readLegacyFiles(path), partial);
+    prepareCopy(join(partial, 'db.sqlite3'));
+    mkdirSync(dirname(cacheDir), { recursive: true });
+    renameSync(partial, cacheDir);
+  } finally {
+    rmSync(partial, { recursive: true, force: true });
+  }
+  return target;
+}
+
+async function readMetadata(path: string, entries: Map<string, ZipEntry> | undefined): Promise<ArchiveMetadata> {
+  if (entries) return readArchiveMetadata(path, entries);
+  const read = (await readLegacyFiles(path)).get('metadata.json');
+  if (!read) throw new Error(`${path}: not an AiiDA archive (no metadata.json)`);
+  return JSON.parse((await read()).toString('utf8')) as ArchiveMetadata;
+}
+
 /**
- * Opens a current-format `.aiida` archive in place: its database is extracted once into
- * `<cacheRoot>/<sha256>/`, indexed and then opened read-only; repository objects stay in the zip.
+ * Opens an archive in place. Current format (zip with db.sqlite3): the database is extracted once into
+ * `<cacheRoot>/<sha256>/`, indexed and opened read-only; repository objects stay in the zip. Legacy
+ * formats (0.1 … 0.13, zip or tar.gz) are converted once into the same cache layout.
  */
 export async function openArchive(path: string, cacheRoot: string): Promise<OpenedArchive> {
-  const entries = await readZipDirectory(path);
-  const metadata = await readArchiveMetadata(path, entries);
-  if (!CURRENT_FORMATS.has(metadata.export_version)) {
-    throw new Error(
-      `${path}: archive format ${metadata.export_version} is a legacy format; only main_0000/main_0001 archives can be served`,
-    );
-  }
-  const dbEntry = entries.get('db.sqlite3');
-  if (!dbEntry) throw new Error(`${path}: archive has no db.sqlite3`);
+  const entries = await readZipDirectory(path).catch(() => undefined);
+  const metadata = await readMetadata(path, entries);
   const sha256 = await sha256File(path);
-  const databasePath = await extractDatabase(path, dbEntry, join(cacheRoot, sha256));
-  return {
-    path,
-    sha256,
-    metadata,
-    store: openAiidaSqlite(databasePath),
-    objects: zipObjectStore(path, entries),
-    databasePath,
-  };
+  const cacheDir = join(cacheRoot, sha256);
+  const dbEntry = entries?.get('db.sqlite3');
+  if (entries && dbEntry && CURRENT_FORMATS.has(metadata.export_version)) {
+    const databasePath = await extractDatabase(path, dbEntry, cacheDir);
+    const store = openAiidaSqlite(databasePath);
+    return { path, sha256, metadata, store, objects: zipObjectStore(path, entries), databasePath };
+  }
+  if (CURRENT_FORMATS.has(metadata.export_version)) throw new Error(`${path}: archive has no db.sqlite3`);
+  const databasePath = await convertOnce(path, cacheDir);
+  const store = openAiidaSqlite(databasePath);
+  return { path, sha256, metadata, store, objects: diskObjectStore(join(cacheDir, 'container')), databasePath };
 }

@@ -5,45 +5,18 @@ import { pipeline } from 'node:stream/promises';
 import { openDatabase } from '@atrium/core';
 import { listen, silentLogger } from '@atrium/core/testing';
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { buildProvenanceApp } from '../../src/app.js';
 import { openArchive } from '../../src/archive/open-archive.js';
 import { openZipEntry, readZipDirectory } from '../../src/archive/zip.js';
 import { provenanceConfigSchema } from '../../src/config.js';
+import { copyAiidaRows } from '../../src/storage/aiida/copy.js';
 import { createAiidaTables, createServingIndexes } from '../../src/storage/aiida/ddl.js';
-import { toDate } from '../../src/storage/aiida/rows.js';
-import type { AiidaDatabase, AiidaTable } from '../../src/storage/aiida/schema.js';
+import type { AiidaDatabase } from '../../src/storage/aiida/schema.js';
 
 export const FIXTURES = '/work/shared/fixtures/aiida';
 export const SIMPLE = `${FIXTURES}/export/migrate/export_main_0001_simple.aiida`;
 export const ADD = `${FIXTURES}/calcjob/arithmetic.add.aiida`;
 export const GRAPH = `${FIXTURES}/graphs/graph1.aiida`;
-
-const TABLES: AiidaTable[] = [
-  'db_dbuser',
-  'db_dbcomputer',
-  'db_dbnode',
-  'db_dblink',
-  'db_dbgroup',
-  'db_dbgroup_dbnodes',
-  'db_dbcomment',
-  'db_dblog',
-];
-const TIME_COLUMNS = new Set(['ctime', 'mtime', 'time']);
-/** Columns AiiDA's PostgreSQL schema declares NOT NULL DEFAULT '' (archives may hold NULL there). */
-const TEXT_DEFAULTS = new Set([
-  'hostname',
-  'description',
-  'scheduler_type',
-  'transport_type',
-  'first_name',
-  'last_name',
-  'institution',
-  'label',
-  'content',
-  'message',
-  'type_string',
-]);
 
 /**
  * Loads an archive into a PostgreSQL schema in AiiDA's layout (JSONB, timestamptz) and unpacks its
@@ -54,23 +27,7 @@ export async function loadIntoPostgres(archivePath: string, url: string, scratch
   const writer = openDatabase<AiidaDatabase>(url, { poolSize: 1 });
   try {
     await createAiidaTables(writer.db, 'postgres');
-    for (const table of TABLES) {
-      const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(archive.store.db);
-      for (const row of rows) {
-        for (const key of Object.keys(row)) {
-          if (TIME_COLUMNS.has(key) && row[key] != null) row[key] = toDate(row[key] as string);
-          if (row[key] === null && TEXT_DEFAULTS.has(key)) row[key] = '';
-        }
-      }
-      for (let start = 0; start < rows.length; start += 500) {
-        const batch = rows.slice(start, start + 500);
-        const columns = Object.keys(batch[0] ?? {});
-        const values = batch.map((row) => sql`(${sql.join(columns.map((c) => row[c]))})`);
-        await sql`insert into ${sql.table(table)} (${sql.join(columns.map((c) => sql.ref(c)))}) values ${sql.join(values)}`.execute(
-          writer.db,
-        );
-      }
-    }
+    await copyAiidaRows(archive.store, writer.db);
     await createServingIndexes(writer.db);
   } finally {
     await archive.store.close();
