@@ -1,5 +1,10 @@
 import type { AiidaTable } from '../storage/aiida/schema.js';
 import { internalError } from './errors.js';
+import { ENTITY_COLUMNS, type Entity, JSON_COLUMNS } from './querybuilder.js';
+
+/** The columns the query string may filter and order by: all but the JSON ones. */
+const plainColumns = (entity: Entity): ReadonlySet<string> =>
+  new Set(ENTITY_COLUMNS[entity].filter((c) => !JSON_COLUMNS.has(c)));
 
 export type ResourceName = 'nodes' | 'computers' | 'groups' | 'users';
 
@@ -25,18 +30,7 @@ export const NODES: ResourceDefinition = {
   name: 'nodes',
   table: 'db_dbnode',
   projection: ['id', 'uuid', 'node_type', 'process_type', 'label', 'ctime', 'mtime', 'user_id'],
-  columns: new Set([
-    'id',
-    'uuid',
-    'node_type',
-    'process_type',
-    'label',
-    'description',
-    'ctime',
-    'mtime',
-    'user_id',
-    'dbcomputer_id',
-  ]),
+  columns: plainColumns('node'),
   aliases: { pk: 'id', computer: 'dbcomputer_id', user: 'user_id' },
   jsonColumns: new Set(['attributes', 'extras', 'repository_metadata']),
   timeColumns: new Set(['ctime', 'mtime']),
@@ -63,7 +57,7 @@ export const COMPUTERS: ResourceDefinition = {
   name: 'computers',
   table: 'db_dbcomputer',
   projection: ['id', 'uuid', 'label', 'hostname', 'description', 'scheduler_type', 'transport_type', 'metadata'],
-  columns: new Set(['id', 'uuid', 'label', 'hostname', 'description', 'scheduler_type', 'transport_type']),
+  columns: plainColumns('computer'),
   aliases: { pk: 'id' },
   jsonColumns: new Set(['metadata']),
   timeColumns: new Set(),
@@ -85,7 +79,7 @@ export const GROUPS: ResourceDefinition = {
   name: 'groups',
   table: 'db_dbgroup',
   projection: ['id', 'uuid', 'label', 'type_string', 'time', 'description', 'extras', 'user_id'],
-  columns: new Set(['id', 'uuid', 'label', 'type_string', 'time', 'description', 'user_id']),
+  columns: plainColumns('group'),
   aliases: { pk: 'id', user: 'user_id' },
   jsonColumns: new Set(['extras']),
   timeColumns: new Set(['time']),
@@ -107,7 +101,7 @@ export const USERS: ResourceDefinition = {
   name: 'users',
   table: 'db_dbuser',
   projection: ['id', 'first_name', 'last_name', 'institution'],
-  columns: new Set(['id', 'email', 'first_name', 'last_name', 'institution']),
+  columns: plainColumns('user'),
   aliases: { pk: 'id' },
   jsonColumns: new Set(),
   timeColumns: new Set(),
