@@ -128,6 +128,26 @@ describe('gateway over the embedded engine (generated test model, official opena
     expect((stopped.choices[0] as unknown as { stop_reason: string }).stop_reason).toBe(' tiny');
   });
 
+  it('constrains output to JSON for response_format json_object and json_schema', async () => {
+    const object = await gateway.client.chat.completions.create({
+      model: TEST_MODEL_ID,
+      messages: user('json'),
+      max_tokens: 8,
+      response_format: { type: 'json_object' },
+    });
+    expect(object.choices[0]?.message.content).toMatch(/^\{"/);
+    const schema = await gateway.client.chat.completions.create({
+      model: TEST_MODEL_ID,
+      messages: user('json'),
+      max_tokens: 16,
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'answer', schema: { type: 'object', properties: { answer: { type: 'string' } } } },
+      },
+    });
+    expect(schema.choices[0]?.message.content).toMatch(/^\{"answer":"/);
+  });
+
   it('serves more concurrent requests than the engine has sequences', async () => {
     const answers = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>

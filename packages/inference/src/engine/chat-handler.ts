@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { LlamaGrammar } from 'node-llama-cpp';
+import type { GbnfJsonSchema, LlamaGrammar } from 'node-llama-cpp';
 import { type ChatRequest, requestedOutputTokens } from '../wire/chat.js';
 import { normaliseCompletion, type Usage } from '../wire/completion.js';
 import { usageRequestOf } from '../wire/upstream-request.js';
@@ -29,7 +29,7 @@ async function grammarFor(runtime: LlamaRuntime, format: unknown): Promise<Llama
   if (!json_schema?.schema)
     throw new EngineHttpError(400, 'response_format json_schema needs json_schema.schema', 'response_format');
   try {
-    return await runtime.createJsonGrammar(json_schema.schema);
+    return await runtime.createJsonGrammar(json_schema.schema as GbnfJsonSchema);
   } catch (error) {
     throw new EngineHttpError(400, `unsupported JSON schema: ${(error as Error).message}`, 'response_format');
   }

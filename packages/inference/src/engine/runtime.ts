@@ -1,6 +1,7 @@
 import {
   type ChatHistoryItem,
   type ChatWrapper,
+  type GbnfJsonSchema,
   getLlama,
   type Llama,
   LlamaChat,
@@ -10,6 +11,7 @@ import {
   LlamaLogLevel,
   type LlamaModel,
   resolveChatWrapper,
+  type Token,
 } from 'node-llama-cpp';
 import type { EngineOptions } from './options.js';
 import { ResourcePool } from './sequence-pool.js';
@@ -133,9 +135,9 @@ export class LlamaRuntime {
       const vectors: Array<readonly number[]> = [];
       let promptTokens = 0;
       for (const item of items) {
-        const tokens = typeof item === 'string' ? this.model.tokenize(item) : item;
+        const tokens = typeof item === 'string' ? this.model.tokenize(item) : (item as Token[]);
         promptTokens += tokens.length;
-        vectors.push((await this.embedding.getEmbeddingFor(tokens as never)).vector);
+        vectors.push((await this.embedding.getEmbeddingFor(tokens)).vector);
       }
       return { vectors, promptTokens };
     };
@@ -144,10 +146,11 @@ export class LlamaRuntime {
     return next;
   }
 
-  createJsonGrammar(schema: unknown): Promise<LlamaGrammar> {
+  /** A grammar forcing JSON output: any JSON object, or one matching `schema`. */
+  createJsonGrammar(schema: GbnfJsonSchema | undefined): Promise<LlamaGrammar> {
     return schema === undefined
       ? this.llama.getGrammarFor('json')
-      : this.llama.createGrammarForJsonSchema(schema as never);
+      : this.llama.createGrammarForJsonSchema<GbnfJsonSchema>(schema);
   }
 
   async dispose(): Promise<void> {
