@@ -27,8 +27,8 @@ export const LIVE_MEMO_TTL_MS = 10_000;
 export function openAiidaSqlite(path: string): AiidaStore {
   const sqlite = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
   sqlite.pragma('case_sensitive_like = ON');
-  sqlite.pragma('cache_size = -65536');
-  sqlite.pragma('mmap_size = 268435456');
+  // A bounded page cache and no mmap keep the resident set small even on multi-GB archives.
+  sqlite.pragma('cache_size = -32768');
   const db = new Kysely<AiidaDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
   return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), close: () => db.destroy() };
 }
