@@ -83,7 +83,22 @@ export const inferenceConfigSchema = z
     /** `owned_by` of every model: the gateway's name. */
     ownedBy: z.string().min(1).default('atrium'),
     /** The catalogue; when empty, the embedded engine serves the generated tiny test model. */
-    models: z.array(modelSchema).default([]),
+    models: z
+      .array(modelSchema)
+      .default([])
+      .check((ctx) => {
+        const seen = new Set<string>();
+        for (const [i, model] of ctx.value.entries()) {
+          if (seen.has(model.id))
+            ctx.issues.push({
+              code: 'custom',
+              message: `duplicate model id '${model.id}'`,
+              input: model.id,
+              path: [i, 'id'],
+            });
+          seen.add(model.id);
+        }
+      }),
     auth: z
       .strictObject({
         /** Bearer tokens accepted until per-project keys exist. */

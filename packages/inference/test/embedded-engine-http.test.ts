@@ -190,6 +190,9 @@ describe('gateway over the embedded engine (generated test model, official opena
       const error = await apiError(wrong.models.list());
       expect([error.status, error.code]).toEqual([401, 'invalid_api_key']);
       expect(JSON.stringify(error.error)).not.toContain(TEST_KEY);
+      for (const headers of [{ authorization: `bearer ${TEST_KEY}` }, { 'x-api-key': TEST_KEY }]) {
+        expect((await fetch(`${gateway.base}/v1/models`, { headers })).status).toBe(200);
+      }
     });
 
     it('refuses tools on a model served without tool use, with the seed message', async () => {

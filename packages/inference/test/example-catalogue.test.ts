@@ -24,3 +24,15 @@ describe('example catalogue', () => {
     expect(thinking.every((m) => !m.capabilities.tools && m.capabilities.reasoning)).toBe(true);
   });
 });
+
+describe('catalogue validation', () => {
+  it('refuses two models with the same id, naming the key', () => {
+    const model = { id: 'acme/a', contextLength: 10, backend: { type: 'upstream', replicas: ['http://127.0.0.1:1'] } };
+    const result = inferenceConfigSchema.safeParse({ models: [model, model] });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]).toMatchObject({
+      message: "duplicate model id 'acme/a'",
+      path: ['models', 1, 'id'],
+    });
+  });
+});

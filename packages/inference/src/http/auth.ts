@@ -2,9 +2,11 @@ import { HttpError } from '@atrium/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { KeyRing } from '../auth/static-keys.js';
 
+const BEARER = /^bearer\s+/i;
+
 function presentedToken(request: FastifyRequest): string | undefined {
   const authorization = request.headers.authorization;
-  if (typeof authorization === 'string' && authorization.startsWith('Bearer ')) return authorization.slice(7).trim();
+  if (typeof authorization === 'string' && BEARER.test(authorization)) return authorization.replace(BEARER, '').trim();
   const apiKey = request.headers['x-api-key'];
   return typeof apiKey === 'string' ? apiKey.trim() : undefined;
 }
