@@ -7,6 +7,7 @@ const STRUCTURE = '4ff5a907-78a6-4b40-99b4-c69b51f0c3b0';
 const KPOINTS = 'c03f49a0-f1b4-4792-bf7b-7a5330074dc1';
 const FOLDER = 'f75aaf40-f952-488c-be84-488a183a03d4';
 const PARAMETERS = 'e5098e78-8430-4e2d-a494-357686eb63dc';
+const ARRAY = '9d73cf46-b8df-4fbb-af66-ac797194c24f';
 
 describeEachDialect('nodes endpoints over HTTP on export_main_0001_simple.aiida', ({ dialect, url }) => {
   let api: RunningApi;
@@ -182,6 +183,17 @@ describeEachDialect('nodes endpoints over HTTP on export_main_0001_simple.aiida'
       /^The format pdf is not supported\./,
     );
     expect((await get(`/nodes/${CALC}/download?download_format=xsf`)).status).toBe(501);
+    expect((await get(`/nodes/${STRUCTURE}/download?download_format=cif`)).body.message).toMatch(
+      /^The format cif is not implemented by this server for data.core.structure.StructureData.\|; implemented formats: xsf, xyz\.$/,
+    );
+    const array = await get(`/nodes/${ARRAY}/download?download_format=json&download=false`);
+    const exported = JSON.parse(array.body.data.download.data);
+    // arrays come in attribute order (JSONB reorders keys on PostgreSQL, as for AiiDA itself)
+    expect(Object.keys(exported).slice(0, 3).sort()).toEqual(['energy', 'energy_accuracy', 'forces']);
+    expect(Object.keys(exported).slice(3)).toEqual(['original_uuid', 'comments']);
+    expect([exported.forces[0].length, exported.forces[0][0].length, exported.energy.length]).toEqual([5, 3, 16]);
+    expect(exported.original_uuid).toBe(ARRAY);
+    expect(exported.comments).toMatch(/^This file has been created with AiiDA v\. 2\.7\.1\n/);
   });
 
   it('answers statistics, full_types, full_types_count and download_formats', async () => {

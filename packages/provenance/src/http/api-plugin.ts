@@ -34,7 +34,7 @@ function handlers(aiidaVersion: string): Record<string, Handler> {
     '/api/v4/nodes/<id>/contents/comments/': contentsHandler('comments'),
     '/api/v4/nodes/<id>/contents/derived_properties/': contentsHandler('derived_properties'),
     '/api/v4/nodes/<id>/contents/extras/': contentsHandler('extras'),
-    '/api/v4/nodes/<id>/download/': downloadHandler,
+    '/api/v4/nodes/<id>/download/': downloadHandler(aiidaVersion),
     '/api/v4/nodes/<id>/links/tree/': treeHandler,
     '/api/v4/nodes/<id>/repo/contents/': repoContentsHandler,
     '/api/v4/nodes/<id>/repo/list/': repoListHandler,
