@@ -133,19 +133,21 @@ describe('gateway over the embedded engine (generated test model, official opena
       model: TEST_MODEL_ID,
       messages: user('json'),
       max_tokens: 8,
+      temperature: 0,
       response_format: { type: 'json_object' },
     });
-    expect(object.choices[0]?.message.content).toMatch(/^\{"/);
+    expect(object.choices[0]?.message.content).toMatch(/^\{/);
     const schema = await gateway.client.chat.completions.create({
       model: TEST_MODEL_ID,
       messages: user('json'),
-      max_tokens: 16,
+      max_tokens: 24,
+      temperature: 0,
       response_format: {
         type: 'json_schema',
         json_schema: { name: 'answer', schema: { type: 'object', properties: { answer: { type: 'string' } } } },
       },
     });
-    expect(schema.choices[0]?.message.content).toMatch(/^\{"answer":"/);
+    expect(schema.choices[0]?.message.content).toMatch(/^\{\s*"answer"\s*:\s*"/);
   });
 
   it('serves more concurrent requests than the engine has sequences', async () => {
@@ -190,7 +192,11 @@ describe('gateway over the embedded engine (generated test model, official opena
       const error = await apiError(wrong.models.list());
       expect([error.status, error.code]).toEqual([401, 'invalid_api_key']);
       expect(JSON.stringify(error.error)).not.toContain(TEST_KEY);
-      for (const headers of [{ authorization: `bearer ${TEST_KEY}` }, { 'x-api-key': TEST_KEY }]) {
+      const alternatives: Record<string, string>[] = [
+        { authorization: `bearer ${TEST_KEY}` },
+        { 'x-api-key': TEST_KEY },
+      ];
+      for (const headers of alternatives) {
         expect((await fetch(`${gateway.base}/v1/models`, { headers })).status).toBe(200);
       }
     });
