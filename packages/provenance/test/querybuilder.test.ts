@@ -51,9 +51,10 @@ describe('parseQueryBuilder', () => {
     ],
     [{ project: {} }, "'path'"],
     [{ path: [node('', 'n')] }, "'project'"],
+    [{ path: [node('', 'a'), node('', 'b', ['with_parent', 'a'])], project: {} }, "joining keyword 'with_parent'"],
     [
-      { path: [node('', 'a'), node('', 'b', ['with_ancestors', 'a'])], project: {} },
-      "joining keyword 'with_ancestors'",
+      { path: [{ orm_base: 'group', tag: 'g' }, node('', 'b', ['with_ancestors', 'g'])], project: {} },
+      'with_ancestors of a group',
     ],
     [{ path: [node('', 'n')], project: { n: ['nope'] } }, 'nope is not a column of node'],
     [{ path: [node('', 'n')], filters: { n: { id: { regex: 'x' } } }, project: {} }, "filter operator 'regex'"],
@@ -134,6 +135,22 @@ describeEachDialect('POST /api/v4/querybuilder on export_main_0001_simple.aiida'
       offset: 1,
     });
     expect(inputs.body.data.in).toEqual([{ id: 28262 }, { id: 28264 }]);
+  });
+
+  it('follows the provenance transitively with with_ancestors / with_descendants', async () => {
+    const descendants = await post({
+      path: [node('', 'code'), node('', 'd', ['with_ancestors', 'code'])],
+      filters: { code: { label: 'pw.x' } },
+      project: { d: ['id'] },
+      order_by: [{ d: ['id'] }],
+    });
+    expect(descendants.body.data.d.map((r: { id: number }) => r.id)).toEqual([28266, 28267, 28268, 28269, 28270]);
+    const ancestors = await post({
+      path: [node('data.core.folder.FolderData.', 'f'), node('data.Data.', 'a', ['with_descendants', 'f'])],
+      project: { a: ['id'], f: [] },
+      order_by: [{ a: ['id'] }],
+    });
+    expect(ancestors.body.data.a.map((r: { id: number }) => r.id)).toEqual([837, 28262, 28264, 28265]);
   });
 
   it('filters on attributes with typed JSON operators', async () => {
@@ -234,7 +251,7 @@ describeEachDialect('POST /api/v4/querybuilder on export_main_0001_simple.aiida'
     expect((await post(undefined, '')).status).toBe(500);
     expect((await post({ path: [node('', 'n')] })).body).toEqual({ message: "'project'" });
     expect(
-      (await post({ path: [node('', 'a'), node('', 'b', ['with_descendants', 'a'])], project: {} })).body.message,
-    ).toContain("joining keyword 'with_descendants'");
+      (await post({ path: [node('', 'a'), node('', 'b', ['with_parent', 'a'])], project: {} })).body.message,
+    ).toContain("joining keyword 'with_parent'");
   });
 });

@@ -8,6 +8,8 @@ import { escapeLike } from './full-type.js';
 
 export type Entity = 'node' | 'group' | 'computer' | 'user' | 'comment' | 'log';
 export type JoinKeyword =
+  | 'with_ancestors'
+  | 'with_descendants'
   | 'with_incoming'
   | 'with_outgoing'
   | 'with_group'
@@ -47,7 +49,17 @@ export const TIME_COLUMNS = new Set(['ctime', 'mtime', 'time']);
 const ALIASES: Record<string, string> = { pk: 'id', computer: 'dbcomputer_id', user: 'user_id' };
 
 const JOINS: Record<Entity, readonly JoinKeyword[]> = {
-  node: ['with_incoming', 'with_outgoing', 'with_group', 'with_user', 'with_computer', 'with_comment', 'with_log'],
+  node: [
+    'with_incoming',
+    'with_outgoing',
+    'with_ancestors',
+    'with_descendants',
+    'with_group',
+    'with_user',
+    'with_computer',
+    'with_comment',
+    'with_log',
+  ],
   group: ['with_node', 'with_user'],
   computer: ['with_node'],
   user: ['with_node', 'with_group', 'with_comment'],
@@ -297,6 +309,9 @@ export function parseQueryBuilder(body: unknown): QbPlan {
       const targetEntity = tagged.get(target);
       if (!targetEntity || targetEntity === 'link')
         throw internalError(`joining_value ${target} is not an earlier tag`);
+      if ((keyword === 'with_ancestors' || keyword === 'with_descendants') && targetEntity !== 'node') {
+        throw unsupported(`${keyword} of a ${targetEntity}`);
+      }
       vertex.join = { keyword: keyword as JoinKeyword, target };
       const edgeTag = typeof raw.edge_tag === 'string' ? raw.edge_tag : `${target}--${tag}`;
       if (keyword === 'with_incoming' || keyword === 'with_outgoing') vertex.edgeTag = edgeTag;

@@ -153,6 +153,32 @@ function compileQb(alias: string, condition: QbCondition, dialect: AiidaDialect)
   return negated ? sql`not ${compiled}` : compiled;
 }
 
+/**
+ * `with_ancestors` / `with_descendants`: the transitive closure over links (every link type) from the
+ * nodes the target vertex selects, as a recursive CTE `tc<index>(source, target)`; `union` stops cycles.
+ */
+function closureCte(
+  vertex: QbVertex,
+  index: number,
+  target: QbVertex,
+  targetIndex: number,
+  dialect: AiidaDialect,
+): Sql {
+  const alias = `v${targetIndex}`;
+  const where = target.where.length
+    ? sql`where ${sql.join(
+        target.where.map((c) => compileQb(alias, c, dialect)),
+        sql` and `,
+      )}`
+    : sql``;
+  const seeds = sql`select ${sql.ref(`${alias}.id`)} from db_dbnode as ${sql.raw(alias)} ${where}`;
+  const name = sql.raw(`tc${index}`);
+  const [from, to] = vertex.join?.keyword === 'with_ancestors' ? ['input_id', 'output_id'] : ['output_id', 'input_id'];
+  return sql`${name}(source, target) as (select l.${sql.raw(from)}, l.${sql.raw(to)} from db_dblink as l where l.${sql.raw(
+    from,
+  )} in (${seeds}) union select ${name}.source, l.${sql.raw(to)} from ${name} join db_dblink as l on l.${sql.raw(from)} = ${name}.target)`;
+}
+
 function joinSql(vertex: QbVertex, index: number, aliasOf: (tag: string) => string): Sql {
   const me = `v${index}`;
   const table = sql`${sql.table(TABLES[vertex.entity])} as ${sql.raw(me)}`;
@@ -161,6 +187,9 @@ function joinSql(vertex: QbVertex, index: number, aliasOf: (tag: string) => stri
   const link = `l${index}`;
   const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
   switch (vertex.join.keyword) {
+    case 'with_ancestors':
+    case 'with_descendants':
+      return sql`join ${sql.raw(`tc${index}`)} on ${ref(`tc${index}`, 'source')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(`tc${index}`, 'target')}`;
     case 'with_incoming':
       return sql`join db_dblink as ${sql.raw(link)} on ${ref(link, 'input_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'output_id')}`;
     case 'with_outgoing':
@@ -220,6 +249,14 @@ export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<
     for (const c of vertex.where) conditions.push(compileQb(`v${i}`, c, store.dialect));
     for (const c of vertex.edgeWhere) conditions.push(compileQb(`l${i}`, c, store.dialect));
   });
+  const ctes = plan.vertices.flatMap((vertex, i) => {
+    const keyword = vertex.join?.keyword;
+    if (keyword !== 'with_ancestors' && keyword !== 'with_descendants') return [];
+    const targetIndex = plan.vertices.findIndex((v) => v.tag === vertex.join?.target);
+    const target = plan.vertices[targetIndex];
+    return target ? [closureCte(vertex, i, target, targetIndex, store.dialect)] : [];
+  });
+  const withClause = ctes.length ? sql`with recursive ${sql.join(ctes)}` : sql``;
   const from = sql.join(
     plan.vertices.map((v, i) => joinSql(v, i, aliasOf)),
     sql` `,
@@ -241,7 +278,7 @@ export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<
   const offset = plan.offset ? sql`offset ${plan.offset}` : sql``;
   const distinct = plan.distinct ? sql`distinct` : sql``;
   const { rows } =
-    await sql<Json>`select ${distinct} ${sql.join(selects)} from ${from} ${where} ${order} ${limit} ${offset}`.execute(
+    await sql<Json>`${withClause} select ${distinct} ${sql.join(selects)} from ${from} ${where} ${order} ${limit} ${offset}`.execute(
       store.db,
     );
   const data: Json = {};
