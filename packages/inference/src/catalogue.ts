@@ -1,4 +1,5 @@
-import type { Logger } from '@atrium/core';
+import { existsSync } from 'node:fs';
+import { ConfigError, type Logger } from '@atrium/core';
 import type { InferenceConfig, ModelConfig } from './config.js';
 import { EngineSupervisor } from './engine/supervisor.js';
 import { TEST_MODEL_CONTEXT_LENGTH } from './gguf/test-model.js';
@@ -60,6 +61,9 @@ export class Catalogue {
       } else {
         const modelPath = backend.path ?? testModelPath(dataDir);
         if (backend.path === undefined) ensureTestModel(modelPath);
+        else if (!existsSync(modelPath)) {
+          throw new ConfigError(`config error: inference model ${model.id}: backend.path ${modelPath}: no such file`);
+        }
         const replica = new Replica(undefined, config.routing);
         const engine = {
           modelPath,

@@ -1,9 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '@atrium/core';
 import { silentLogger } from '@atrium/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EngineSupervisor, restartDelay } from '../src/engine/supervisor.js';
-import { spawnEngine } from '../src/index.js';
+import { buildInferenceApp, inferenceConfigSchema, spawnEngine } from '../src/index.js';
 import { type TestModelFile, testModelFile } from './support/engines.js';
 
 const options = (modelPath: string) => ({
@@ -75,4 +76,16 @@ describe('engine processes', () => {
       /engine for atrium\/tiny (failed to start|exited during start-up)/,
     );
   }, 60_000);
+
+  it('refuses to start the gateway when a configured model file does not exist', async () => {
+    const config = inferenceConfigSchema.parse({
+      models: [
+        { id: 'acme/missing', contextLength: 512, backend: { type: 'embedded', path: '/nonexistent/model.gguf' } },
+      ],
+    });
+    const dataDir = join(model.path, '..');
+    const build = buildInferenceApp(config, { logger: silentLogger, dataDir, accessLog: false });
+    await expect(build).rejects.toThrow(ConfigError);
+    await expect(build).rejects.toThrow(/acme\/missing: backend.path \/nonexistent\/model.gguf: no such file/);
+  });
 });
