@@ -47,7 +47,7 @@ export async function run(args: readonly string[], io: Io): Promise<void> {
   }
   const client = new BenchClient(backend, io.warn);
   const github = GitHubActions.detect(io.env, plan.ci, io.warn);
-  if (github && !plan.dryRun) await client.checkVersion();
+  if (!plan.dryRun) await client.checkVersion();
   await github?.start(plan.project ?? 'on the fly');
 
   const start = new Date();
@@ -63,15 +63,16 @@ export async function run(args: readonly string[], io: Io): Promise<void> {
   if (!plan.quiet) io.out(`\nBench New Report:\n${JSON.stringify(body, null, 2)}\n`);
 
   const report = await client.send<Report>({ method: 'POST', path: '/v0/run', body });
-  const console = await client.send<{ url: string }>({ method: 'GET', path: '/v0/server/config/console' });
-  const links = new ReportLinks(console.url, report, plan.ci.publicLinks);
-  const tag = commentId(report, plan.ci.id, { buildTime: plan.buildTime, fileSize: plan.fileSizes.length > 0 });
-  const html = () => htmlReport(links, { tag, noMetrics: plan.ci.noMetrics });
   if (plan.format === 'json') io.out(`${JSON.stringify(report, null, 2)}\n`);
-  else if (plan.format === 'html') io.out(`${html()}\n`);
-  else io.out(humanReport(links));
-
-  await github?.finish(report, html(), tag);
+  if (plan.format !== 'json' || github) {
+    const consoleConfig = await client.send<{ url: string }>({ method: 'GET', path: '/v0/server/config/console' });
+    const links = new ReportLinks(consoleConfig.url, report, plan.ci.publicLinks);
+    const tag = commentId(report, plan.ci.id, { buildTime: plan.buildTime, fileSize: plan.fileSizes.length > 0 });
+    const html = htmlReport(links, { tag, noMetrics: plan.ci.noMetrics });
+    if (plan.format === 'html') io.out(`${html}\n`);
+    else if (plan.format === 'human') io.out(humanReport(links));
+    await github?.finish(report, html, tag);
+  }
   const alerts = report.alerts?.length ?? 0;
   if (plan.errorOnAlert && alerts > 0) throw new Error(`alerts detected (${alerts})`);
 }
