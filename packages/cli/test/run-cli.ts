@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 
 export const ATRIUM_BIN = fileURLToPath(new URL('../bin/atrium.mjs', import.meta.url));
 
-/** Environment for a child `atrium`: no inherited ATRIUM_* settings, ephemeral ports, quiet logs. */
+/** Environment for a child `atrium`: no inherited ATRIUM_* settings, ephemeral ports, quiet logs; `extra` wins. */
 export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const inherited = Object.entries(process.env).filter(([key]) => !key.startsWith('ATRIUM_'));
   const atrium = {
@@ -13,7 +13,9 @@ export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.P
     ATRIUM_LOG_LEVEL: 'warn',
     ...extra,
   };
-  return Object.fromEntries([...inherited, ...Object.entries(atrium)].filter(([, value]) => value !== undefined));
+  // An `undefined` in `extra` removes the variable, also when it is inherited.
+  const merged: Record<string, string | undefined> = { ...Object.fromEntries(inherited), ...atrium };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
 }
 
 export interface Finished {
