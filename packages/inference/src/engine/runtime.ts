@@ -36,8 +36,8 @@ export interface GenerateResult {
 
 /**
  * A loaded GGUF model: one context with N sequences (node-llama-cpp batches the tokens of all busy sequences
- * into one decode) plus an embedding context. Each request takes a sequence, starts from an empty history
- * (so token counts are exact), and gives it back.
+ * into one decode) plus an embedding context. Each request takes a sequence and gives it back; token counts
+ * come from the rendered prompt and the generated chunks.
  */
 export class LlamaRuntime {
   private embeddingQueue: Promise<unknown> = Promise.resolve();
@@ -121,8 +121,9 @@ export class LlamaRuntime {
           : null;
       return { finishReason: 'stop', stopReason, completionTokens };
     } finally {
+      // The sequence keeps its evaluated tokens: the next request on it re-evaluates only what differs from
+      // them (a shared system prompt or the earlier turns of a conversation). Usage does not depend on this.
       chat.dispose({ disposeSequence: false });
-      await sequence.clearHistory();
       this.sequences.release(sequence);
     }
   }
