@@ -10,6 +10,8 @@ function engineEntry(): { file: string; execArgv: string[] } {
   return { file: fileURLToPath(new URL('./main.ts', import.meta.url)), execArgv: ['--import', 'tsx'] };
 }
 
+const MAX_LINE = 500;
+
 export interface EngineProcess {
   child: ChildProcess;
   /** `http://host:port` of the engine's OpenAI-compatible server. */
@@ -37,8 +39,8 @@ export function spawnEngine(
   child.stderr?.setEncoding('utf8').on('data', (text: string) => {
     buffered += text;
     const lines = buffered.split('\n');
-    buffered = lines.pop() ?? '';
-    for (const line of lines) if (line.trim()) onStderr(line.slice(0, 500));
+    buffered = (lines.pop() ?? '').slice(-MAX_LINE);
+    for (const line of lines) if (line.trim()) onStderr(line.slice(0, MAX_LINE));
   });
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
