@@ -17,6 +17,7 @@ export { jwtSecretFor } from './jwt-secret.js';
 export { storeApiKey } from './storage/api-keys.js';
 export { openBenchDatabase } from './storage/open.js';
 export { createOrganization, findOrganization } from './storage/organizations.js';
+export { type PerfQuery, perfMetrics } from './storage/perf.js';
 export type { Organization } from './storage/types.js';
 export { createUser, findUserByEmail } from './storage/users.js';
 

@@ -88,7 +88,11 @@ export async function queryPerf(context: BenchContext, project: Project, query: 
     db,
     rows.map((row) => row.model_uuid),
   );
+  const dateTime = dateTimeCache();
   const loader = new ViewLoader(db, project);
+  for (const row of testbeds) loader.remember('testbed', row);
+  for (const row of benchmarks) loader.remember('benchmark', row);
+  for (const row of measures) loader.remember('measure', row);
   const results = [];
   for (const { branch, headUuid } of queried) {
     const headRow = await db.selectFrom('head').selectAll().where('uuid', '=', headUuid).executeTakeFirst();
@@ -103,7 +107,7 @@ export async function queryPerf(context: BenchContext, project: Project, query: 
             testbed: await loader.testbed(testbed.uuid),
             benchmark: await loader.benchmark(benchmark.uuid),
             measure: await loader.measure(measure.uuid),
-            metrics: metrics.map((row) => perfMetricJson(row, thresholds, models)),
+            metrics: metrics.map((row) => perfMetricJson(row, thresholds, models, dateTime)),
           });
         }
       }
@@ -117,13 +121,31 @@ export async function queryPerf(context: BenchContext, project: Project, query: 
   };
 }
 
-function perfMetricJson(row: PerfRow, thresholds: Map<string, Threshold>, models: Map<string, ModelRow>) {
+/** Formats report times once each: thousands of metrics share a handful of reports. */
+function dateTimeCache(): (ms: number) => string {
+  const cache = new Map<number, string>();
+  return (ms) => {
+    let text = cache.get(ms);
+    if (text === undefined) {
+      text = toDateTime(ms);
+      cache.set(ms, text);
+    }
+    return text;
+  };
+}
+
+function perfMetricJson(
+  row: PerfRow,
+  thresholds: Map<string, Threshold>,
+  models: Map<string, ModelRow>,
+  dateTime: (ms: number) => string,
+) {
   const threshold = row.threshold_uuid ? thresholds.get(row.threshold_uuid) : undefined;
   return {
     report: row.report_uuid,
     iteration: row.iteration,
-    start_time: toDateTime(row.start_time),
-    end_time: toDateTime(row.end_time),
+    start_time: dateTime(row.start_time),
+    end_time: dateTime(row.end_time),
     version: { number: row.number, hash: row.hash },
     metric: { uuid: row.metric_uuid, value: row.value, lower_value: row.lower_value, upper_value: row.upper_value },
     threshold: threshold
@@ -135,7 +157,7 @@ function perfMetricJson(row: PerfRow, thresholds: Map<string, Threshold>, models
           uuid: row.alert_uuid,
           limit: row.boundary_limit,
           status: row.status,
-          modified: toDateTime(row.alert_modified as number),
+          modified: dateTime(row.alert_modified as number),
         }
       : null,
   };

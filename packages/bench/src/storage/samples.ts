@@ -29,6 +29,7 @@ function reportsOfHead(query: SampleQuery, limit: number | null): RawBuilder<unk
     ${newest}`;
 }
 
+/** `cross join` keeps the (few, newest) reports the outer loop on SQLite; see `perfSql`. */
 function ranked(query: SampleQuery, benchmarks: readonly string[], reportLimit: number | null) {
   const limit = query.maxSampleSize === null ? sql`` : sql`where ranked.position <= ${query.maxSampleSize}`;
   return sql<SampleRow>`
@@ -40,9 +41,10 @@ function ranked(query: SampleQuery, benchmarks: readonly string[], reportLimit: 
           order by reports.number desc, reports.start_time desc, rb.iteration desc
         ) as position
       from reports
-      join report_benchmark rb on rb.report_uuid = reports.uuid
+      cross join report_benchmark rb
       join metric m on m.report_benchmark_uuid = rb.uuid
-      where m.measure_uuid = ${query.measureUuid}
+      where rb.report_uuid = reports.uuid
+        and m.measure_uuid = ${query.measureUuid}
         and rb.benchmark_uuid in (${sql.join(benchmarks)})
     ) ranked ${limit}
     order by ranked.benchmark_uuid, ranked.position`;
