@@ -96,21 +96,33 @@ describe('atrium bench against a live bench server', () => {
     const dismissed = json(await cli(['alert', 'update', 'the-computer', alerts[0].uuid, '--status', 'dismissed']));
     expect(dismissed.status).toBe('dismissed');
 
-    const thresholds = json(await cli(['threshold', 'list', 'the-computer']));
+    // Read-only views, in parallel.
+    const [thresholds, reports, viewed, benchmarks, measures, testbed, branch] = (
+      await Promise.all([
+        cli(['threshold', 'list', 'the-computer']),
+        cli(['report', 'ls', 'the-computer', '--per-page', '255']),
+        cli(['report', 'view', 'the-computer', report.uuid]),
+        cli(['benchmark', 'list', 'the-computer']),
+        cli(['measure', 'list', 'the-computer']),
+        cli(['testbed', 'view', 'the-computer', 'base']),
+        cli(['branch', 'view', 'the-computer', 'master']),
+      ])
+    ).map(json);
     expect(thresholds).toHaveLength(1);
-    expect(json(await cli(['threshold', 'view', 'the-computer', thresholds[0].uuid])).measure.slug).toBe('latency');
-    const reports = json(await cli(['report', 'ls', 'the-computer', '--per-page', '255']));
     expect(reports).toHaveLength(8);
-    const viewed = json(await cli(['report', 'view', 'the-computer', report.uuid]));
     expect(viewed.uuid).toBe(report.uuid);
-    const metric = viewed.results[0][0].measures[0].metric;
-    expect(json(await cli(['metric', 'view', 'the-computer', metric.uuid])).metric.uuid).toBe(metric.uuid);
-    const benchmarks = json(await cli(['benchmark', 'list', 'the-computer']));
     expect(benchmarks.map((b: { name: string }) => b.name)).toEqual(['tests::fib']);
-    const measures = json(await cli(['measure', 'list', 'the-computer']));
     expect(measures.map((m: { slug: string }) => m.slug).sort()).toEqual(['latency', 'screams']);
-    expect(json(await cli(['testbed', 'view', 'the-computer', 'base'])).name).toBe('Base');
-    const branch = json(await cli(['branch', 'view', 'the-computer', 'master']));
+    expect(testbed.name).toBe('Base');
+    const metric = viewed.results[0][0].measures[0].metric;
+    const [threshold, oneMetric] = (
+      await Promise.all([
+        cli(['threshold', 'view', 'the-computer', thresholds[0].uuid]),
+        cli(['metric', 'view', 'the-computer', metric.uuid]),
+      ])
+    ).map(json);
+    expect(threshold.measure.slug).toBe('latency');
+    expect(oneMetric.metric.uuid).toBe(metric.uuid);
 
     const perfArgs = ['perf', 'the-computer', '--branches', branch.uuid, '--testbeds', viewed.testbed.uuid];
     const perfIds = ['--benchmarks', benchmarks[0].uuid, '--measures', viewed.results[0][0].measures[0].measure.uuid];
@@ -129,6 +141,86 @@ describe('atrium bench against a live bench server', () => {
     const unarchived = await cli(['unarchive', '--project', 'the-computer', '--branch', 'master']);
     expect(unarchived.stdout).toBe('Successfully unarchived the branch (master).\n');
     expect(json(await cli(['alert', 'ls', 'the-computer']))).toHaveLength(2);
+  });
+
+  it('manages thresholds, start points, reports and API keys with positional arguments', {
+    timeout: 60_000,
+  }, async () => {
+    json(await cli(['org', 'create', '--name', 'Keys Org', '--slug', 'keys-org']));
+    json(await cli(['project', 'create', 'keys-org', '--name', 'Keyed', '--slug', 'keyed']));
+    const patched = json(await cli(['project', 'update', 'keyed', '--url', 'https://example.com']));
+    expect(patched.url).toMatch(/^https:\/\/example\.com\/?$/);
+    expect(json(await cli(['project', 'edit', 'keyed', '--url', '_'])).url).toBeNull();
+
+    const base = ['run', '--project', 'keyed', '--branch', 'main', '--testbed', 'ci', '--quiet', '--format', 'json'];
+    const first = json(await cli([...base, ...bmfCommand(10)]));
+    const created = json(
+      await cli([
+        'threshold',
+        'create',
+        '--project',
+        'keyed',
+        '--branch',
+        'main',
+        '--testbed',
+        'ci',
+        '--measure',
+        'latency',
+        '--test',
+        'percentage',
+        '--upper-boundary',
+        '0.5',
+      ]),
+    );
+    expect(created.model).toMatchObject({ test: 'percentage', upper_boundary: 0.5 });
+    const updated = json(
+      await cli([
+        'threshold',
+        'update',
+        'keyed',
+        created.uuid,
+        '--test',
+        'static',
+        '--upper-boundary',
+        '100',
+        '--lower-boundary',
+        '_',
+      ]),
+    );
+    expect(updated.model).toMatchObject({ test: 'static', upper_boundary: 100, lower_boundary: null });
+    expect(json(await cli(['threshold', 'update', 'keyed', created.uuid, '--remove-model'])).model).toBeNull();
+
+    const feature = json(
+      await cli([
+        'branch',
+        'create',
+        'keyed',
+        '--name',
+        'feature',
+        '--start-point-branch',
+        'main',
+        '--start-point-clone-thresholds',
+      ]),
+    );
+    expect(feature.head.start_point.branch).toBe(first.branch.uuid);
+    const viewed = json(await cli(['branch', 'view', 'keyed', 'feature', '--head', feature.head.uuid]));
+    expect(viewed.head.uuid).toBe(feature.head.uuid);
+
+    const deleted = await cli(['report', 'delete', 'keyed', first.uuid]);
+    expect(deleted).toMatchObject({ code: 0, stdout: '' });
+    expect(json(await cli(['report', 'ls', 'keyed']))).toHaveLength(0);
+    expect((await cli(['threshold', 'rm', 'keyed', created.uuid])).code).toBe(0);
+
+    const key = json(await cli(['project', 'key', 'create', 'keyed', '--name', 'ci']));
+    expect(key.key).toMatch(/^atrium_run_/);
+    const withoutProject = await cli(['run', '--quiet', ...bmfCommand(1)], { env: { ATRIUM_BENCH_KEY: key.key } });
+    expect(withoutProject.code).toBe(2);
+    expect(withoutProject.stderr).toContain('needs --project');
+    const keyed = json(await cli([...base, ...bmfCommand(11)], { env: { ATRIUM_BENCH_KEY: key.key } }));
+    expect(keyed.user).toBeNull();
+    expect(json(await cli(['project', 'key', 'ls', 'keyed']))).toHaveLength(1);
+    expect(json(await cli(['user', 'key', 'list', 'muriel-bagge']))).toEqual(expect.any(Array));
+    expect(json(await cli(['server', 'spec'])).openapi).toMatch(/^3\./);
   });
 
   it('records --build-time and --file-size as their own measures', async () => {

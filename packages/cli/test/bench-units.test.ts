@@ -124,6 +124,7 @@ describe('command-line parsing', () => {
       'bencher_user_x',
     );
     expect(() => backendFrom(values(['--token', 'bencher_run_abc'], {}))).toThrow(/pass API keys .* with --key/);
+    expect(() => backendFrom(values(['--token', 'atrium_user_abc'], {}))).toThrow(/pass API keys .* with --key/);
     expect(() => backendFrom(values(['--key', 'a', '--token', 'b'], {}))).toThrow(/mutually exclusive/);
     expect(() => backendFrom(values(['--host', 'ftp://x'], {}))).toThrow(/http\(s\)/);
     expect(backendFrom(values(['--attempts', '2', '--retry-after', '0.5', '--strict'], {}))).toMatchObject({

@@ -29,7 +29,12 @@ export interface Backend {
   strict: boolean;
 }
 
-const API_KEY = /^bencher_(user|run)_/;
+/** Atrium's API keys and Bencher's (`atrium_user_…`, `bencher_run_…`); project keys are the `run` kind. */
+const API_KEY = /^(atrium|bencher)_(user|run)_/;
+const PROJECT_KEY = /^(atrium|bencher)_run_/;
+
+export const isProjectKey = (credential: string | undefined) =>
+  credential !== undefined && PROJECT_KEY.test(credential);
 
 /**
  * `ATRIUM_BENCH_HOST` doubles as the server's bind address in `atrium serve`; a bare host name there
@@ -56,7 +61,7 @@ function credentialOf(values: Values): string | undefined {
   }
   if (key !== undefined) return key;
   if (token !== undefined && API_KEY.test(token)) {
-    throw new UsageError('--token takes a JSON Web Token; pass API keys (bencher_user_…, bencher_run_…) with --key');
+    throw new UsageError('--token takes a JSON Web Token; pass API keys (atrium_user_…, atrium_run_…) with --key');
   }
   return token;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../../../usage.js';
 import { parseCommandLine, Values } from '../args.js';
-import { backendFrom } from '../backend.js';
+import { backendFrom, isProjectKey } from '../backend.js';
 import { BenchClient } from '../client.js';
 import { GitHubActions } from '../github.js';
 import type { Io } from '../io.js';
@@ -39,8 +39,8 @@ export async function run(args: readonly string[], io: Io): Promise<void> {
   const plan = planFrom(values, line.trailing, io.env, io.warn);
   const backend = backendFrom(values);
   const inCi = io.env.CI === 'true';
-  if (backend.credential?.startsWith('bencher_run_') && !plan.project) {
-    throw new UsageError('a project API key (bencher_run_…) needs --project');
+  if (isProjectKey(backend.credential) && !plan.project) {
+    throw new UsageError('a project API key (atrium_run_…) needs --project');
   }
   if (!plan.project && inCi && !plan.ci.onTheFly) {
     throw new UsageError('CI=true and no --project: pass --project, or --ci-on-the-fly to create a project on the fly');
