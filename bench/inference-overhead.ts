@@ -168,9 +168,32 @@ async function engineTokensPerSecond(origin: string, streams: number, seconds: n
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
+interface Round {
+  direct: Awaited<ReturnType<typeof latencyAtRate>>;
+  through: Awaited<ReturnType<typeof latencyAtRate>>;
+  directRps: number;
+  throughRps: number;
+  cpuPerRequest: number;
+  errors: number;
+}
+
+/** One interleaved round: direct then gateway, at 1,000 req/s and then flat out. */
+async function measureRound(upstream: Child, gateway: Child, body: string, seconds: number): Promise<Round> {
+  const path = '/v1/chat/completions';
+  const direct = await latencyAtRate(upstream.url, path, body, 1000, seconds);
+  const through = await latencyAtRate(gateway.url, path, body, 1000, seconds);
+  const directMax = await throughput(`${upstream.url}${path}`, body, seconds);
+  const cpuBefore = (await statsOf(gateway)).cpuMicros;
+  const throughMax = await throughput(`${gateway.url}${path}`, body, seconds);
+  const cpuPerRequest = ((await statsOf(gateway)).cpuMicros - cpuBefore) / throughMax.requests;
+  const errors = direct.errors + through.errors + directMax.errors + throughMax.errors;
+  return { direct, through, directRps: directMax.rps, throughRps: throughMax.rps, cpuPerRequest, errors };
+}
+
 export default async function inferenceOverhead(args: string[]): Promise<BenchReport> {
   const quick = args.includes('--quick');
-  const seconds = quick ? 2 : 5;
+  const rounds = quick ? 1 : 3;
+  const seconds = quick ? 2 : 3;
   const soakRequests = quick ? 10_000 : 100_000;
   const upstream = await startChild({ role: 'upstream' });
   const gateway = await startChild({ role: 'gateway', upstream: upstream.url });
@@ -184,25 +207,22 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
       // Warm both paths (connections, JIT) before measuring.
       await throughput(`${upstream.url}/v1/chat/completions`, body, 1);
       await throughput(`${gateway.url}/v1/chat/completions`, body, 1);
-      const direct = await latencyAtRate(upstream.url, '/v1/chat/completions', body, 1000, seconds);
-      const through = await latencyAtRate(gateway.url, '/v1/chat/completions', body, 1000, seconds);
-      const directMax = await throughput(`${upstream.url}/v1/chat/completions`, body, seconds);
-      const cpuBefore = (await statsOf(gateway)).cpuMicros;
-      const throughMax = await throughput(`${gateway.url}/v1/chat/completions`, body, seconds);
-      const cpuPerRequest = ((await statsOf(gateway)).cpuMicros - cpuBefore) / throughMax.requests;
+      const results: Round[] = [];
+      for (let r = 0; r < rounds; r++) results.push(await measureRound(upstream, gateway, body, seconds));
+      const m = (pick: (round: Round) => number) => median(results.map(pick));
       rows.push({
         mode,
-        'direct p50 ms': round(direct.p50),
-        'gateway p50 ms': round(through.p50),
-        'added p50 ms': round(through.p50 - direct.p50),
-        'direct p99 ms': round(direct.p99),
-        'gateway p99 ms': round(through.p99),
-        'added p99 ms': round(through.p99 - direct.p99),
-        'direct req/s': Math.round(directMax.rps),
-        'gateway req/s': Math.round(throughMax.rps),
-        'throughput ratio': round(throughMax.rps / directMax.rps),
-        'gateway CPU µs/req': Math.round(cpuPerRequest),
-        errors: direct.errors + through.errors + directMax.errors + throughMax.errors,
+        'direct p50 ms': round(m((x) => x.direct.p50)),
+        'gateway p50 ms': round(m((x) => x.through.p50)),
+        'added p50 ms': round(m((x) => x.through.p50 - x.direct.p50)),
+        'direct p99 ms': round(m((x) => x.direct.p99)),
+        'gateway p99 ms': round(m((x) => x.through.p99)),
+        'added p99 ms': round(m((x) => x.through.p99 - x.direct.p99)),
+        'direct req/s': Math.round(m((x) => x.directRps)),
+        'gateway req/s': Math.round(m((x) => x.throughRps)),
+        'throughput ratio': round(m((x) => x.throughRps / x.directRps)),
+        'gateway CPU µs/req': Math.round(m((x) => x.cpuPerRequest)),
+        errors: results.reduce((n, x) => n + x.errors, 0),
       });
     }
 
@@ -260,7 +280,7 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
       'upstream, gateway and load generator are separate processes on the same 2-core machine; access log on, log level warn.',
     );
     return {
-      title: `Inference gateway overhead (fixed-response upstream, 64 connections, ${seconds} s per run)`,
+      title: `Inference gateway overhead (fixed-response upstream, 64 connections, median of ${rounds} interleaved rounds of ${seconds} s runs)`,
       columns: Object.keys(rows[0] ?? {}),
       rows,
       notes,
