@@ -261,6 +261,10 @@ describe('atrium bench against a live bench server', () => {
     expect(anonymous.code).toBe(1);
     expect(anonymous.stderr).toContain('needs an API credential');
 
+    const mock = await cli(['mock', '--count', '1', '--fail']);
+    expect(mock.code).toBe(1);
+    expect(Object.keys(JSON.parse(mock.stdout))).toEqual(['bencher::mock_0']);
+
     const usage = await cli(['branch', 'view', 'the-computer']);
     expect(usage.code).toBe(2);
     expect((await cli(['run', '--threshold-test', 't_test', ...bmfCommand(1)])).code).toBe(2);
@@ -274,9 +278,15 @@ describe('atrium bench against a live bench server', () => {
     expect(report.project.slug).toMatch(/^main-[0-9a-f]{7}-[0-9a-z]{13}$/);
     expect(report.branch.name).toBe('main');
 
-    const strict = await atriumBench(['project', 'view', report.project.slug, '--strict'], {
-      env: { BENCHER_HOST: bench.base, BENCHER_API_KEY: bench.muriel },
-    });
+    const bencherEnv = { env: { BENCHER_HOST: bench.base, BENCHER_API_KEY: bench.muriel } };
+    const strict = await atriumBench(['project', 'view', report.project.slug, '--strict'], bencherEnv);
     expect(strict.code, strict.stderr).toBe(0);
+    const html = await atriumBench(
+      ['run', '--project', 'made-here', '--quiet', '--strict', '--format', 'html', ...bmfCommand(6)],
+      bencherEnv,
+    );
+    expect(html.code, html.stderr).toBe(0);
+    expect(html.stdout).toMatch(/^<h2><a href="http:\/\/localhost:3000\/perf\/made-here\/reports\/[0-9a-f-]{36}">/);
+    expect(html.stdout).toContain('<td>Branch</td><td>main</td>');
   });
 });

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,22 +42,15 @@ export function atriumBench(
   args: string[],
   options: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
 ): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [ATRIUM_BIN, 'bench', ...args], {
-      env: cliEnv({ CI: undefined, GITHUB_ACTIONS: undefined, ...options.env }),
-      cwd: options.cwd,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+  return new Promise((resolve) => {
+    const env = cliEnv({ CI: undefined, GITHUB_ACTIONS: undefined, ...options.env });
+    const child = execFile(
+      process.execPath,
+      [ATRIUM_BIN, 'bench', ...args],
+      { env, cwd: options.cwd },
+      (_e, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+    );
+    child.stdin?.end(options.input ?? '');
   });
 }
 

@@ -3,17 +3,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { alive } from '../src/commands/bench/local-server.js';
 import { atriumBench, json } from './bench-support.js';
 import { ATRIUM_BIN, cliEnv } from './run-cli.js';
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('atrium bench up / logs / down (process mode)', () => {
   let dir: string;

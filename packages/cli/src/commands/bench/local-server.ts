@@ -57,7 +57,8 @@ function serviceOf(positionals: string[]): (typeof SERVICES)[number] {
   return service as (typeof SERVICES)[number];
 }
 
-const alive = (pid: number) => {
+/** Whether a process with this id exists (signal 0 only checks). */
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
