@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { ProvenanceConfig } from './config.js';
 import { apiPlugin } from './http/api-plugin.js';
 import { formatProvenanceError } from './http/errors.js';
@@ -9,6 +10,7 @@ import { type OpenedSource, openSource } from './open-source.js';
 import { countNodes, countNodesByDay, countNodeTypes } from './storage/aiida/nodes.js';
 import { recordArchive } from './storage/archives.js';
 import { openProvenanceDatabase } from './storage/open.js';
+import type { ProvenanceDatabase } from './storage/schema.js';
 
 async function openSources(config: ProvenanceConfig, cacheRoot: string): Promise<OpenedSource[]> {
   const opened: OpenedSource[] = [];
@@ -21,6 +23,21 @@ async function openSources(config: ProvenanceConfig, cacheRoot: string): Promise
   return opened;
 }
 
+/** Records each archive in the index and computes its slow aggregates once, before serving (SQLite queries block the loop). */
+async function prepareArchives(sources: OpenedSource[], db: Kysely<ProvenanceDatabase>): Promise<void> {
+  for (const source of sources) {
+    if (!source.archive) continue;
+    await Promise.all([countNodeTypes(source.store), countNodesByDay(source.store)]);
+    await recordArchive(db, {
+      sha256: source.archive.sha256,
+      path: source.archive.path,
+      format_version: source.archive.formatVersion,
+      node_count: await countNodes(source.store),
+      loaded_at: Date.now(),
+    });
+  }
+}
+
 export async function buildProvenanceApp(config: ProvenanceConfig, context: ServiceContext): Promise<FastifyInstance> {
   const database = await openProvenanceDatabase(config.database ?? `sqlite:${join(context.dataDir, 'provenance.db')}`);
   const sources = await openSources(config, config.cacheDir ?? join(context.dataDir, 'provenance-cache')).catch(
@@ -29,19 +46,12 @@ export async function buildProvenanceApp(config: ProvenanceConfig, context: Serv
       throw error;
     },
   );
-  for (const source of sources) {
-    if (!source.archive) continue;
-    // Archives are immutable: compute the slow aggregates once, in the background, before anyone asks.
-    Promise.all([countNodeTypes(source.store), countNodesByDay(source.store)]).catch((error) =>
-      context.logger.warn({ err: error, source: source.name }, 'warming the statistics cache failed'),
-    );
-    await recordArchive(database.db, {
-      sha256: source.archive.sha256,
-      path: source.archive.path,
-      format_version: source.archive.formatVersion,
-      node_count: await countNodes(source.store),
-      loaded_at: Date.now(),
-    });
+  try {
+    await prepareArchives(sources, database.db);
+  } catch (error) {
+    await Promise.all(sources.map((s) => s.close()));
+    await database.close();
+    throw error;
   }
   const app = await createHttpApp({
     service: 'provenance',

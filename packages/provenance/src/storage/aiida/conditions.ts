@@ -36,7 +36,9 @@ export function compileFilter(
     case '<=':
       return sql`${column} <= ${one}`;
     case 'like':
-      return sql`${column} like ${one} escape '\\'`;
+      // SQLite would drive a LIKE prefix range through the (node_type, process_type) index and then sort
+      // the whole range for ORDER BY id LIMIT n; `+` keeps it a filter (0.5 s → 5 ms on 1M nodes).
+      return dialect === 'sqlite' ? sql`+${column} like ${one} escape '\\'` : sql`${column} like ${one} escape '\\'`;
     case 'ilike':
       return sql`lower(${column}) like lower(${one}) escape '\\'`;
     case 'in':
