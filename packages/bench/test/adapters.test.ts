@@ -457,6 +457,363 @@ describe('adapters on real tool output', () => {
   });
 });
 
+/** Gungraun fixtures: benchmarks in order, the measure count and first measure of the last benchmark. */
+const GUNGRAUN_TABLE: [string, string[], number, [string, string, number]][] = [
+  [
+    'ansi-escapes.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    6,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'cachegrind.txt',
+    [
+      'rust_iai_callgrind::custom_format::cachegrind_format just_instructions',
+      'rust_iai_callgrind::custom_format::cachegrind_format metrics_mixed',
+      'rust_iai_callgrind::custom_format::cachegrind_format all_metrics',
+    ],
+    22,
+    ['rust_iai_callgrind::custom_format::cachegrind_format all_metrics', 'instructions', 1],
+  ],
+  [
+    'callgrind-all.txt',
+    [
+      'rust_iai_callgrind::custom_format::callgrind_format all_with_wb',
+      'rust_iai_callgrind::custom_format::callgrind_format all_with_cachuse',
+    ],
+    34,
+    ['rust_iai_callgrind::custom_format::callgrind_format all_with_cachuse', 'instructions', 1],
+  ],
+  [
+    'callgrind-ll-hits.txt',
+    [
+      'rust_iai_callgrind::custom_format::callgrind_format ll_hits',
+      'rust_iai_callgrind::custom_format::callgrind_format ll_hits_mixed',
+    ],
+    2,
+    ['rust_iai_callgrind::custom_format::callgrind_format ll_hits_mixed', 'll-hits', 2],
+  ],
+  [
+    'callgrind-mixed-order.txt',
+    [
+      'rust_iai_callgrind::custom_format::callgrind_format mixed_1',
+      'rust_iai_callgrind::custom_format::callgrind_format mixed_2',
+    ],
+    3,
+    ['rust_iai_callgrind::custom_format::callgrind_format mixed_2', 'dr', 2],
+  ],
+  [
+    'delta.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    6,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'delta_with_inf.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    6,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'dhat-then-callgrind.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    14,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'total-bytes', 26294939],
+  ],
+  [
+    'drd.txt',
+    [
+      'rust_iai_callgrind::custom_format::drd_format just_errors',
+      'rust_iai_callgrind::custom_format::drd_format metrics_mixed',
+      'rust_iai_callgrind::custom_format::drd_format all_metrics',
+    ],
+    4,
+    ['rust_iai_callgrind::custom_format::drd_format all_metrics', 'drd-errors', 1],
+  ],
+  [
+    'helgrind.txt',
+    [
+      'rust_iai_callgrind::custom_format::helgrind_format just_errors',
+      'rust_iai_callgrind::custom_format::helgrind_format metrics_mixed',
+      'rust_iai_callgrind::custom_format::helgrind_format all_metrics',
+    ],
+    4,
+    ['rust_iai_callgrind::custom_format::helgrind_format all_metrics', 'helgrind-errors', 1],
+  ],
+  [
+    'json_multiple_benchmarks.txt',
+    [
+      'play_game::bench_play_game_group::bench_play_game_100::first_id',
+      'play_game::bench_play_game_group::bench_play_game_100::second_id',
+    ],
+    4,
+    ['play_game::bench_play_game_group::bench_play_game_100::second_id', 'memcheck-contexts', 0],
+  ],
+  [
+    'json_multiple_tools.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    3,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'json_no_id_no_details.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100'],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'json_one_cachegrind_all_metrics.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    26,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'bc', 0],
+  ],
+  [
+    'json_one_callgrind_all_metrics.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    37,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'ac-cost1', 0],
+  ],
+  [
+    'json_one_callgrind_diff.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'json_one_callgrind_no_diff_new.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'json_one_dhat_all_metrics.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    13,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'at-t-end-blocks', 0],
+  ],
+  [
+    'json_one_drd_all_metrics.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    4,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'drd-contexts', 0],
+  ],
+  [
+    'json_one_helgrind_all_metrics.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    4,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'helgrind-contexts', 0],
+  ],
+  [
+    'json_one_memcheck_all_metrics.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    4,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'memcheck-contexts', 0],
+  ],
+  [
+    'json_pretty_mixed_foreign_ndjson.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'json_pretty_mixed_foreign_pretty_and_ndjson.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'json_pretty_mixed_ndjson_two_callgrind.txt',
+    [
+      'play_game::bench_play_game_group::bench_play_game_100::first',
+      'play_game::bench_play_game_group::bench_play_game_100::second',
+    ],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::second', 'd1-miss-rate', 0.2],
+  ],
+  [
+    'json_pretty_one_callgrind.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'json_pretty_one_callgrind_indented.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'json_pretty_two_callgrind.txt',
+    [
+      'play_game::bench_play_game_group::bench_play_game_100::first',
+      'play_game::bench_play_game_group::bench_play_game_100::second',
+    ],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::second', 'd1-miss-rate', 0.2],
+  ],
+  [
+    'json_truncated_pretty_then_ndjson.txt',
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
+    2,
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'd1-miss-rate', 0.1],
+  ],
+  [
+    'memcheck.txt',
+    [
+      'rust_iai_callgrind::custom_format::memcheck_format just_errors',
+      'rust_iai_callgrind::custom_format::memcheck_format metrics_mixed',
+      'rust_iai_callgrind::custom_format::memcheck_format all_metrics',
+    ],
+    4,
+    ['rust_iai_callgrind::custom_format::memcheck_format all_metrics', 'memcheck-errors', 1],
+  ],
+  [
+    'name_on_multiple_lines.txt',
+    [
+      'rust_iai_callgrind::bench::multiple_lines id:string with two lines',
+      'rust_iai_callgrind::bench::multiple_lines id:string with multiple lines and one more',
+    ],
+    6,
+    ['rust_iai_callgrind::bench::multiple_lines id:string with multiple lines and one more', 'instructions', 7],
+  ],
+  [
+    'name_on_multiple_lines_mixed.txt',
+    [
+      'rust_iai_callgrind::bench::multiple_lines id:first with one line',
+      'rust_iai_callgrind::bench::multiple_lines id:two lines',
+      'rust_iai_callgrind::bench::multiple_lines id:last with one line',
+    ],
+    6,
+    ['rust_iai_callgrind::bench::multiple_lines id:last with one line', 'instructions', 13],
+  ],
+  [
+    'with-dhat-and-global-bus-events.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    15,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'with-dhat.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    14,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'with-ge.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    7,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'with-gungraun-summary.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    6,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'with-summary-and-regressions.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    6,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'without-cachesim.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    1,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+  [
+    'without-optional-metrics.txt',
+    [
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10',
+      'rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30',
+    ],
+    6,
+    ['rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci long:30', 'instructions', 26214734],
+  ],
+];
+
+describe('the Gungraun (Iai-Callgrind) adapter', () => {
+  const gungraun = (file: string, adapter: AdapterName = 'rust_gungraun') =>
+    parseWithAdapter(adapter, read(`rust/gungraun/${file}`), {});
+
+  it.each(GUNGRAUN_TABLE)('%s', (file, names, measures, [benchmark, measure, value]) => {
+    const results = gungraun(file);
+    expect([...(results?.keys() ?? [])]).toEqual(names);
+    expect(results?.get(benchmark)?.size).toBe(measures);
+    expect(results?.get(benchmark)?.get(measure)?.value).toBe(value);
+    expect([...(parseWithAdapter('magic', read(`rust/gungraun/${file}`), {})?.keys() ?? [])]).toEqual(names);
+  });
+
+  it('names measures the same from terminal output and from the JSON summary', () => {
+    const measures = (file: string) => new Set([...(gungraun(file)?.values() ?? [])].flatMap((m) => [...m.keys()]));
+    const terminal = measures('callgrind-all.txt');
+    const json = measures('json_one_callgrind_all_metrics.txt');
+    expect([...terminal].filter((slug) => !json.has(slug))).toEqual(['l2-hits']);
+    expect([...json].filter((slug) => !terminal.has(slug))).toEqual(['ll-hits']);
+    const first = gungraun('callgrind-all.txt')?.get('rust_iai_callgrind::custom_format::callgrind_format all_with_wb');
+    expect(first?.get('instructions')?.value).toBe(1);
+    expect(first?.get('total-read-write')?.value).toBe(21);
+    expect(first?.get('global-bus-events')?.value).toBe(26);
+    expect(first?.get('i1-miss-rate')?.value).toBe(10);
+    const memcheck = gungraun('memcheck.txt')?.get('rust_iai_callgrind::custom_format::memcheck_format metrics_mixed');
+    expect(Object.fromEntries([...(memcheck ?? [])].map(([slug, metric]) => [slug, metric.value]))).toEqual({
+      'memcheck-contexts': 1,
+      'memcheck-suppressed-contexts': 2,
+      'memcheck-suppressed-errors': 3,
+      'memcheck-errors': 4,
+    });
+    const summary = gungraun('json_one_callgrind_all_metrics.txt')?.get(
+      'play_game::bench_play_game_group::bench_play_game_100::some_id',
+    );
+    expect(summary?.get('instructions')?.value).toBe(1900);
+    expect(summary?.get('global-bus-events')?.value).toBe(1500);
+  });
+
+  it('reads only version 6 summaries with new values, and accepts the old adapter name', () => {
+    for (const file of ['json_not_v6.txt', 'json_one_callgrind_no_diff_old.txt', 'json_one_tool_without_metrics.txt']) {
+      expect(gungraun(file)).toBeUndefined();
+    }
+    expect(gungraun('json_one_callgrind_all_metrics.txt', 'rust_gungraun_stdout')).toBeUndefined();
+    expect(gungraun('with-dhat.txt', 'rust_gungraun_json')).toBeUndefined();
+    expect(normalizeAdapter('rust_iai_callgrind')).toBe('rust_gungraun');
+    const ansi = gungraun('ansi-escapes.txt');
+    expect(
+      ansi?.get('rust_iai_callgrind::bench_fibonacci_group::bench_fibonacci short:10')?.get('instructions')?.value,
+    ).toBe(1734);
+  });
+});
+
 describe('folding iterations', () => {
   const iteration = (value: number, lower?: number, upper?: number): AdapterResults =>
     new Map([['b', new Map([['latency', { value, lower_value: lower, upper_value: upper }]])]]);

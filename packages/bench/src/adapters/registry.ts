@@ -2,6 +2,7 @@ import { parseCSharpDotNet } from './c-sharp.js';
 import { parseCppCatch2, parseCppGoogle } from './cpp.js';
 import { parseDartBenchmarkHarness } from './dart.js';
 import { parseGoBench } from './go.js';
+import { parseGungraun, parseGungraunJson, parseGungraunStdout } from './gungraun.js';
 import { parseJavaJmh } from './java.js';
 import { parseJsBenchmark, parseJsTime, parseJsVitest } from './js.js';
 import { parseBmf } from './json.js';
@@ -28,6 +29,9 @@ const SPECIFIC = {
   rust_bench: parseRustBench,
   rust_criterion: parseRustCriterion,
   rust_iai: parseRustIai,
+  rust_gungraun: parseGungraun,
+  rust_gungraun_json: parseGungraunJson,
+  rust_gungraun_stdout: parseGungraunStdout,
   shell_hyperfine: parseShellHyperfine,
 } satisfies Record<string, Adapter>;
 
@@ -51,6 +55,7 @@ const MAGIC_ORDER: readonly Adapter[] = [
   parseRustBench,
   parseRustCriterion,
   parseRustIai,
+  parseGungraun,
   parseShellHyperfine,
 ];
 
@@ -70,6 +75,7 @@ export const ADAPTER_NAMES: readonly AdapterName[] = ['magic', ...(Object.keys(S
 /** The stored name of an adapter given by a client, or undefined when unknown. */
 export function normalizeAdapter(name: string): AdapterName | undefined {
   if (DEPRECATED.has(name)) return 'magic';
+  if (name === 'rust_iai_callgrind') return 'rust_gungraun';
   return (ADAPTER_NAMES as readonly string[]).includes(name) ? (name as AdapterName) : undefined;
 }
 
