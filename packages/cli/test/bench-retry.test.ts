@@ -1,15 +1,21 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { atriumBench, json, type LiveBench, startLiveBench } from './bench-support.js';
 
-/** A proxy in front of the live server that answers 503 to the first `failures` requests (or 404 to all). */
+/** A proxy (HTTP, or HTTPS with `tls`) in front of the live server; `answer(n)` injects a status for request n. */
 function flakyProxy(
   target: string,
   answer: (n: number) => number | undefined,
+  tls?: { key: Buffer; cert: Buffer },
 ): Promise<{ url: string; server: Server; seen: string[] }> {
   const seen: string[] = [];
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const handler: RequestListener = async (req: IncomingMessage, res: ServerResponse) => {
     seen.push(`${req.method} ${req.url}`);
     const status = answer(seen.length);
     if (status !== undefined) {
@@ -25,13 +31,42 @@ function flakyProxy(
     });
     res.writeHead(upstream.status, { 'content-type': 'application/json' });
     res.end(Buffer.from(await upstream.arrayBuffer()));
-  });
+  };
+  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address() as AddressInfo;
-      resolve({ url: `http://127.0.0.1:${port}`, server, seen });
+      resolve({ url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`, server, seen });
     }),
   );
+}
+
+/** A throw-away self-signed certificate for 127.0.0.1. */
+function selfSigned(): { key: Buffer; cert: Buffer } {
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-tls-'));
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
+  return { key: readFileSync(key), cert: readFileSync(cert) };
 }
 
 describe('atrium bench retries', () => {
@@ -82,5 +117,20 @@ describe('atrium bench retries', () => {
       'atrium: GET /v0/server/version: failed to send after 3 attempt(s): 502 injected 502 second line',
     );
     expect(down.seen).toHaveLength(3);
+  });
+
+  it('refuses an untrusted certificate at once, and accepts it with --insecure-host', async () => {
+    bench = await startLiveBench();
+    const tls = await flakyProxy(bench.base, () => undefined, selfSigned());
+    proxy = tls.server;
+    const refused = await atriumBench(['server', 'version', '--host', tls.url]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^atrium: GET \/v0\/server\/version: DEPTH_ZERO_SELF_SIGNED_CERT 127\.0\.0\.1:\d+: /,
+    );
+    expect(refused.stderr).not.toContain('Send attempt');
+    expect(json(await atriumBench(['server', 'version', '--host', tls.url, '--insecure-host']))).toEqual({
+      version: '0.6.12',
+    });
   });
 });

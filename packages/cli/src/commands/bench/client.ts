@@ -57,6 +57,12 @@ function systemCertificates(): string[] {
   return [...rootCertificates];
 }
 
+/** A TLS certificate the client does not trust: permanent, so never retried (see `--insecure-host`). */
+class CertificateError extends Error {}
+
+const isCertificateProblem = (code: string | undefined) =>
+  code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code);
+
 /** Server messages can span lines (hints); the CLI prints one line. */
 const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
 
@@ -173,6 +179,7 @@ export class BenchClient {
         if (response.status < 500) return response;
         last = statusLine(response);
       } catch (error) {
+        if (error instanceof CertificateError) throw new Error(`${label}: ${error.message}`);
         last = (error as Error).message;
       }
       if (i < attempts) {
@@ -205,9 +212,11 @@ export class BenchClient {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
       });
       req.on('timeout', () => req.destroy(new Error(`no answer within ${timeoutMs / 1000} s`)));
-      req.on('error', (error: NodeJS.ErrnoException) =>
-        reject(new Error(error.code ? `${error.code} ${url.host}` : error.message)),
-      );
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        if (isCertificateProblem(error.code))
+          reject(new CertificateError(`${error.code} ${url.host}: ${error.message}`));
+        else reject(new Error(error.code ? `${error.code} ${url.host}` : error.message));
+      });
       req.end(payload);
     });
   }
