@@ -106,6 +106,8 @@ describe('gateway over the embedded engine (generated test model, official opena
       JSON.stringify({ model: TEST_MODEL_ID, messages: user('x'), stream: true }),
     );
     expect(plain.headers.get('content-type')).toMatch(/text\/event-stream/);
+    expect(plain.headers.get('x-request-id')).toBeTruthy();
+    expect(plain.headers.get('access-control-allow-origin')).toBe('*');
     const body = await plain.text();
     expect(body).not.toContain('"usage"');
     expect(body.endsWith('data: [DONE]\n\n')).toBe(true);

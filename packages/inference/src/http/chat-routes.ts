@@ -29,7 +29,7 @@ export function registerChatRoutes(
       const completion = normaliseCompletion(await readUpstreamJson(upstream, signal), served.config.id);
       return reply.type('application/json').send(JSON.stringify(completion));
     }
-    reply.header('content-type', 'text/event-stream').header('cache-control', 'no-cache');
-    return reply.send(relayStream(upstream, new SseRelay(usageRequestOf(body), served.rename)));
+    relayStream(reply, upstream, new SseRelay(usageRequestOf(body), served.rename));
+    return reply;
   });
 }

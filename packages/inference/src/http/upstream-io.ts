@@ -1,4 +1,4 @@
-import { type Readable, Transform } from 'node:stream';
+import type { OutgoingHttpHeaders } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { HttpError } from '@atrium/core';
 import type { FastifyReply } from 'fastify';
@@ -42,27 +42,31 @@ const STREAM_FAILED =
   'data: {"error":{"message":"the model server stopped responding mid-stream","type":"server_error","param":null,"code":"upstream_error"}}\n\ndata: [DONE]\n\n';
 
 /**
- * The client's SSE body: upstream events through the relay; if the upstream breaks off after the 200 was
- * sent, an in-band error event and `[DONE]`, as the OpenAI SDK expects. When the client goes away, the
- * upstream body is destroyed (and the upstream request with it).
+ * Writes the client's SSE response straight to the socket: upstream events through the relay, with
+ * backpressure; if the upstream breaks off after the 200 was sent, an in-band error event and `[DONE]`, as
+ * the OpenAI SDK expects. When the client goes away, the upstream body is destroyed (and its request with it).
+ * Fastify's onResponse hooks (metrics, access log) still run for a hijacked reply.
  */
-export function relayStream(response: UpstreamResponse, relay: SseRelay): Readable {
+export function relayStream(reply: FastifyReply, response: UpstreamResponse, relay: SseRelay): void {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    ...(reply.getHeaders() as OutgoingHttpHeaders),
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+  });
+  const body = response.body;
   const decoder = new StringDecoder('utf8');
-  let broken = false;
-  const out = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      const text = relay.push(decoder.write(chunk));
-      done(null, text || undefined);
-    },
-    flush(done) {
-      done(null, broken ? STREAM_FAILED : relay.incomplete || undefined);
-    },
+  body.on('data', (chunk: Buffer) => {
+    const text = relay.push(decoder.write(chunk));
+    if (text && !raw.write(text)) {
+      body.pause();
+      raw.once('drain', () => body.resume());
+    }
   });
-  response.body.once('error', () => {
-    broken = true;
-    if (!out.writableEnded) out.end();
+  body.once('end', () => raw.end(relay.incomplete || undefined));
+  body.once('error', () => {
+    if (!raw.writableEnded) raw.end(STREAM_FAILED);
   });
-  out.once('close', () => response.body.destroy());
-  response.body.pipe(out);
-  return out;
+  raw.once('close', () => body.destroy());
 }
