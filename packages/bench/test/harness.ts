@@ -35,7 +35,7 @@ export interface Bench {
 }
 
 /** A bench server on a fresh database with three users and their API JWTs. */
-export async function startBench(databaseUrl: string): Promise<Bench> {
+export async function startBench(databaseUrl: string, overrides: Record<string, unknown> = {}): Promise<Bench> {
   const seed = await openBenchDatabase(databaseUrl);
   await createUser(seed.db, {
     name: 'Eustace Bagge',
@@ -46,7 +46,12 @@ export async function startBench(databaseUrl: string): Promise<Bench> {
   await createUser(seed.db, { name: 'Muriel Bagge', slug: 'muriel-bagge', email: 'muriel.bagge@nowhere.com' });
   await createUser(seed.db, { name: 'Courage', slug: 'courage', email: 'courage@nowhere.com' });
   await seed.close();
-  const config = benchConfigSchema.parse({ port: 0, database: databaseUrl, security: { secretKey: SECRET } });
+  const config = benchConfigSchema.parse({
+    port: 0,
+    database: databaseUrl,
+    security: { secretKey: SECRET },
+    ...overrides,
+  });
   const app = await buildBenchApp(config, {
     logger: silentLogger,
     dataDir: mkdtempSync(join(tmpdir(), 'atrium-bench-')),

@@ -7,6 +7,7 @@ import { computeLimits, outlier } from '../boundary/limits.js';
 import type { Model } from '../boundary/model.js';
 import { createBranch, updateStartPoint, versionForReport } from '../storage/branches.js';
 import { findDimension, unarchive } from '../storage/dimensions.js';
+import { checkMetricLimit, checkResourceLimit } from '../storage/rate-limits.js';
 import { type IterationRows, insertIterationRows, insertReport } from '../storage/report-rows.js';
 import { type DimensionKey, getOrCreateDimensions } from '../storage/resolve-dimensions.js';
 import { selectSamples } from '../storage/samples.js';
@@ -263,8 +264,16 @@ export interface IngestInput {
   project: Project;
   userUuid: string | null;
   report: NewReport;
+  /** Daily limits per project (`plus.rateLimiting`); none when absent. */
+  limits?: { reportsPerDay: number; metricsPerDay: number } | undefined;
   now?: number;
 }
+
+const countMetrics = (iterations: readonly AdapterResults[]) => {
+  let count = 0;
+  for (const results of iterations) for (const measures of results.values()) count += measures.size;
+  return count;
+};
 
 /**
  * Stores a report in one transaction (Bencher §2.4): branch and start point, testbed, report
@@ -290,6 +299,10 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<{ report
   if (report.start_point?.max_versions === 0) throw badRequest('start_point.max_versions must be at least 1');
 
   return inTransaction(db, async (trx) => {
+    if (input.limits) {
+      await checkResourceLimit(trx, 'report', project.uuid, input.limits.reportsPerDay, now);
+      await checkMetricLimit(trx, project.uuid, countMetrics(iterations), input.limits.metricsPerDay, now);
+    }
     const branch = await branchFor(trx, project, report, now);
     const testbeds = await getOrCreateDimensions(trx, 'testbed', project.uuid, [dimensionKey(report.testbed)], now);
     const testbed = testbeds.get(parseNameId(report.testbed).value) as Dimension;

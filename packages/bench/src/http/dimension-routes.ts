@@ -9,6 +9,7 @@ import {
   listDimensions,
   updateDimension,
 } from '../storage/dimensions.js';
+import { checkResourceLimit } from '../storage/rate-limits.js';
 import type { DimensionTableName } from '../storage/schema.js';
 import { type Branch, type Db, type Dimension, inTransaction, type Measure, type Project } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
@@ -145,6 +146,7 @@ function registerKind(app: FastifyInstance, context: BenchContext, kind: Dimensi
       const problem = kind.nameProblem(body.name);
       if (problem) throw badRequest(problem, 'body.name');
       const row = await inTransaction(db, async (trx) => {
+        await checkResourceLimit(trx, kind.table, project.uuid, context.config.plus.rateLimiting.resourcesPerDay);
         if (await findDimension(trx, kind.table, project.uuid, { column: 'name', value: body.name })) {
           throw new HttpError(409, 'conflict', `${kind.label} (${body.name.slice(0, 300)}) already exists`);
         }

@@ -2,6 +2,7 @@ import { HttpError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { deleteProjectRow } from '../storage/organizations.js';
 import { createProject, listProjects, projectNameTaken, updateProject } from '../storage/projects.js';
+import { checkProjectLimit } from '../storage/rate-limits.js';
 import type { Project } from '../storage/types.js';
 import { jsonProject } from '../wire/json.js';
 import { type PaginationQuery, pageOf } from '../wire/pagination.js';
@@ -74,6 +75,7 @@ export function registerProjectRoutes(app: FastifyInstance, context: BenchContex
       const organization = await organizationFor(context, user, request.params.organization, 'create');
       const { name } = request.body;
       const project = await db.transaction().execute(async (trx) => {
+        await checkProjectLimit(trx, organization.uuid, context.config.plus.rateLimiting.resourcesPerDay);
         if (await projectNameTaken(trx, organization.uuid, name)) {
           throw new HttpError(409, 'conflict', `Project (${name}) already exists in this organization`);
         }

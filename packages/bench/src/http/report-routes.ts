@@ -75,7 +75,13 @@ export async function createReport(
   const { db } = context.database;
   let created: { reportUuid: string };
   try {
-    created = await ingestReport(db, { project, userUuid, report });
+    const limits = context.config.plus.rateLimiting;
+    created = await ingestReport(db, {
+      project,
+      userUuid,
+      report,
+      limits: { reportsPerDay: limits.resourcesPerDay, metricsPerDay: limits.metricsPerDay },
+    });
   } catch (error) {
     if (error instanceof UnknownDimensionError) throw notFound(error.table, error.uuid);
     throw error;

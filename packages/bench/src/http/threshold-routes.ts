@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { toModel } from '../domain/model-input.js';
 import type { ModelInput } from '../domain/new-report.js';
 import { findDimension } from '../storage/dimensions.js';
+import { checkResourceLimit } from '../storage/rate-limits.js';
 import type { DimensionTableName } from '../storage/schema.js';
 import {
   deleteThreshold,
@@ -100,6 +101,7 @@ export function registerThresholdRoutes(app: FastifyInstance, context: BenchCont
       const body = request.body;
       const model = toModel(body);
       const threshold = await inTransaction(db, async (trx) => {
+        await checkResourceLimit(trx, 'threshold', project.uuid, context.config.plus.rateLimiting.resourcesPerDay);
         const [branch, testbed, measure] = await Promise.all([
           existing(trx, 'branch', project, body.branch),
           existing(trx, 'testbed', project, body.testbed),

@@ -133,6 +133,7 @@ export const schemaMigration: Migration = {
       ['report_version_testbed', 'report', ['version_uuid', 'testbed_uuid']],
       ['report_head', 'report', ['head_uuid']],
       ['report_project_time', 'report', ['project_uuid', 'start_time']],
+      ['report_project_created', 'report', ['project_uuid', 'created']],
       ['report_benchmark_report', 'report_benchmark', ['report_uuid', 'benchmark_uuid']],
       ['report_benchmark_benchmark', 'report_benchmark', ['benchmark_uuid', 'report_uuid']],
       ['metric_report_benchmark_measure', 'metric', ['report_benchmark_uuid', 'measure_uuid']],

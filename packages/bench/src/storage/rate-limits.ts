@@ -1,0 +1,53 @@
+import { HttpError } from '@atrium/core';
+import type { Kysely } from 'kysely';
+import type { DimensionColumns } from './schema.js';
+import type { Db } from './types.js';
+
+export const DAY_MS = 24 * 3600 * 1000;
+
+/** What may be created at most `limit` times per project (projects: per organisation) per rolling day. */
+export type LimitedResource = 'branch' | 'testbed' | 'benchmark' | 'measure' | 'threshold' | 'report';
+
+const tooMany = (what: string, limit: number) =>
+  new HttpError(429, 'too_many_requests', `Daily limit of ${limit} ${what} reached; try again later.`);
+
+/** 429 when `count` more would exceed the daily limit of the resource in this project. */
+export async function checkResourceLimit(
+  db: Db,
+  resource: LimitedResource,
+  projectUuid: string,
+  limit: number,
+  now = Date.now(),
+): Promise<void> {
+  const view = db as unknown as Kysely<{ resource: Pick<DimensionColumns, 'project_uuid' | 'created'> }>;
+  const row = await view
+    .selectFrom(resource as 'resource')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_uuid', '=', projectUuid)
+    .where('created', '>=', now - DAY_MS)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) >= limit) throw tooMany(`${resource} creations`, limit);
+}
+
+export async function checkProjectLimit(db: Db, organizationUuid: string, limit: number, now = Date.now()) {
+  const row = await db
+    .selectFrom('project')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_uuid', '=', organizationUuid)
+    .where('created', '>=', now - DAY_MS)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) >= limit) throw tooMany('project creations', limit);
+}
+
+/** 429 when `adding` metrics would take the project over its daily metric limit. */
+export async function checkMetricLimit(db: Db, projectUuid: string, adding: number, limit: number, now = Date.now()) {
+  const row = await db
+    .selectFrom('report')
+    .innerJoin('report_benchmark', 'report_benchmark.report_uuid', 'report.uuid')
+    .innerJoin('metric', 'metric.report_benchmark_uuid', 'report_benchmark.uuid')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('report.project_uuid', '=', projectUuid)
+    .where('report.created', '>=', now - DAY_MS)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) + adding > limit) throw tooMany('metrics', limit);
+}

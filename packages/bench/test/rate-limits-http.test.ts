@@ -1,0 +1,45 @@
+import { describeEachDialect } from '@atrium/core/testing';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { at, type Bench, bmf, seedProject, startBench } from './harness.js';
+
+describeEachDialect('bench daily rate limits', ({ url }) => {
+  let bench: Bench;
+  beforeEach(async () => {
+    bench = await startBench(url(), { plus: { rateLimiting: { resourcesPerDay: 2, metricsPerDay: 3 } } });
+    await seedProject(bench);
+  });
+  afterEach(() => bench.close());
+
+  it('answers 429 beyond the daily creations of a resource kind', async () => {
+    for (const name of ['one', 'two']) {
+      expect(
+        (await bench.call('POST', '/v0/projects/the-computer/testbeds', { token: bench.muriel, body: { name } }))
+          .status,
+      ).toBe(201);
+    }
+    const third = await bench.call('POST', '/v0/projects/the-computer/testbeds', {
+      token: bench.muriel,
+      body: { name: 'three' },
+    });
+    expect(third.status).toBe(429);
+    expect(((await third.json()) as { message: string }).message).toContain('Daily limit');
+    expect(await bench.json('GET', '/v0/projects/the-computer/testbeds')).toHaveLength(2);
+  });
+
+  it('answers 429 when a report would exceed the daily metrics, storing nothing', async () => {
+    const report = (second: number) =>
+      bench.call('POST', '/v0/projects/the-computer/reports', {
+        token: bench.muriel,
+        body: {
+          branch: 'main',
+          testbed: 'localhost',
+          start_time: at(second),
+          end_time: at(second),
+          results: [bmf({ a: { latency: 1 }, b: { latency: 2 } })],
+        },
+      });
+    expect((await report(0)).status).toBe(201);
+    expect((await report(1)).status).toBe(429);
+    expect(await bench.json('GET', '/v0/projects/the-computer/reports')).toHaveLength(1);
+  });
+});
