@@ -211,6 +211,10 @@ describe('atrium bench against a live bench server', () => {
     expect(json(await cli(['report', 'ls', 'keyed']))).toHaveLength(0);
     expect((await cli(['threshold', 'rm', 'keyed', created.uuid])).code).toBe(0);
 
+    const folded = json(await cli([...base, '--iter', '3', '--fold', 'max', ...bmfCommand(7)]));
+    expect(folded.results).toHaveLength(1);
+    expect(folded.results[0][0].measures[0].metric.value).toBe(7);
+
     const key = json(await cli(['project', 'key', 'create', 'keyed', '--name', 'ci']));
     expect(key.key).toMatch(/^atrium_run_/);
     const withoutProject = await cli(['run', '--quiet', ...bmfCommand(1)], { env: { ATRIUM_BENCH_KEY: key.key } });

@@ -138,6 +138,10 @@ describe('atrium bench run on GitHub Actions', () => {
     expect(other.code, other.stderr).toBe(0);
     expect(github.comments).toHaveLength(2);
     expect(github.comments[1]?.body).toContain('bencher.dev/projects/gha/id/other');
+
+    const quiet = await atriumBench([...args, '--ci-id', 'quiet', '--ci-only-on-alert', ...bmfCommand(12)], { env });
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(github.comments).toHaveLength(2);
   });
 
   it('refuses a pull request from a fork before running anything', async () => {
@@ -151,6 +155,6 @@ describe('atrium bench run on GitHub Actions', () => {
     expect(refused.stderr).toContain('fork');
     expect(github.calls.length).toBe(before);
     const reports = json(await atriumBench(['report', 'ls', 'gha', '--host', bench.base]));
-    expect(reports).toHaveLength(3);
+    expect(reports).toHaveLength(4);
   });
 });

@@ -5,6 +5,7 @@ import { expandPath, queryString } from '../src/commands/bench/client.js';
 import { field, fieldOptions, fieldsToObject } from '../src/commands/bench/fields.js';
 import { checkRunName, headSha, isForkPullRequest } from '../src/commands/bench/github.js';
 import { mockResults } from '../src/commands/bench/mock.js';
+import { iteration } from '../src/commands/bench/run/harness.js';
 import { commentId, htmlReport, MAX_COMMENT } from '../src/commands/bench/run/html.js';
 import { newRun } from '../src/commands/bench/run/new-run.js';
 import { planFrom, RUN_OPTIONS } from '../src/commands/bench/run/options.js';
@@ -282,6 +283,20 @@ describe('report rendering', () => {
     );
   });
 
+  it('groups results by iteration when there are several', () => {
+    const one = report();
+    const row = one.results?.[0]?.[0] as NonNullable<Report['results']>[number][number];
+    const text = humanReport(
+      new ReportLinks('http://c', { ...one, results: [[row], [{ ...row, iteration: 1 }]], alerts: [] }),
+    );
+    expect(text.split('\n').filter((line) => /^Iteration \d:$|^- fib/.test(line))).toEqual([
+      'Iteration 0:',
+      expect.stringMatching(/^- fib \(Latency\): /),
+      'Iteration 1:',
+      expect.stringMatching(/^- fib \(Latency\): /),
+    ]);
+  });
+
   it('renders the HTML comment with alerts, deltas and the hidden tag; truncates past 65,535 characters', () => {
     const links = new ReportLinks('http://c', report());
     const tag = commentId(links.report, undefined, { buildTime: true, fileSize: false });
@@ -355,5 +370,18 @@ describe('GitHub helpers', () => {
     const long = checkRunName('é'.repeat(200));
     expect(Buffer.byteLength(long)).toBeLessThanOrEqual(255);
     expect(long).not.toContain('\uFFFD');
+  });
+});
+
+describe('benchmark harness', () => {
+  it('captures stdout, fails on a non-zero exit, and skips the iteration under --allow-failure', async () => {
+    const warnings: string[] = [];
+    const warn = (m: string) => warnings.push(m);
+    const ok = plan(['--exec', process.execPath, '-e', 'console.log("out"); console.error("err")']).plan;
+    expect(await iteration(ok, undefined, warn)).toEqual(['out\n']);
+    const failing = plan(['--exec', process.execPath, '-e', 'process.exit(4)']).plan;
+    await expect(iteration(failing, undefined, warn)).rejects.toThrow('the benchmark command failed with exit code 4');
+    expect(await iteration({ ...failing, allowFailure: true }, undefined, warn)).toEqual([]);
+    expect(warnings).toEqual([expect.stringContaining('(skipped, --allow-failure)')]);
   });
 });
