@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { benchDatabaseUrl } from './admin.js';
 import type { BenchConfig } from './config.js';
 import { registerAlertRoutes } from './http/alert-routes.js';
+import { registerBackupRoutes } from './http/backup-routes.js';
 import type { BenchContext } from './http/context.js';
 import { registerDimensionRoutes } from './http/dimension-routes.js';
 import { formatBenchError } from './http/errors.js';
@@ -30,12 +31,18 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
     exposedHeaders: ['x-total-count'],
   });
   app.addHook('onClose', () => database.close());
-  const bench: BenchContext = { database, config, jwtSecret: jwtSecretFor(config, context.dataDir) };
+  const bench: BenchContext = {
+    database,
+    config,
+    jwtSecret: jwtSecretFor(config, context.dataDir),
+    dataDir: context.dataDir,
+  };
   const spec = recordOpenApi(app);
   app.get('/v0/server/spec', (_request, reply) => {
     reply.type('application/json').send(spec());
   });
   registerServerRoutes(app, bench);
+  registerBackupRoutes(app, bench);
   registerOrganizationRoutes(app, bench);
   registerProjectRoutes(app, bench);
   registerApiKeyRoutes(app, bench);

@@ -25,6 +25,17 @@ export const benchConfigSchema = z
         secretKey: z.string().min(16).optional(),
       })
       .prefault({}),
+    backup: z
+      .strictObject({
+        /** Where snapshots are written; default `<dataDir>/backup`. */
+        directory: z.string().min(1).optional(),
+        /**
+         * A program run with the snapshot's path as its only argument when a backup asks for a
+         * `data_store` (e.g. a script copying it to object storage). No shell is involved.
+         */
+        pushCommand: z.string().min(1).optional(),
+      })
+      .prefault({}),
     plus: z
       .strictObject({
         rateLimiting: z

@@ -8,4 +8,5 @@ export interface BenchContext {
   config: BenchConfig;
   /** The HS256 secret (configured, or the one kept in the data directory). */
   jwtSecret: string;
+  dataDir: string;
 }
