@@ -3,10 +3,19 @@ import { type OptionSpec, type OptionSpecs, parseNumber, type Values } from './a
 import type { QueryValue } from './client.js';
 
 /**
- * How one option becomes one request field. `elided`: a string where `_` means null (unset).
+ * How one option becomes one request field. `elided`, `elided-number`: `_` means null (unset).
  * `archive`: the `--archive`/`--unarchive` pair → `archived: true|false`.
  */
-export type FieldKind = 'string' | 'integer' | 'number' | 'flag' | 'boolean' | 'elided' | 'list' | 'archive';
+export type FieldKind =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'flag'
+  | 'boolean'
+  | 'elided'
+  | 'elided-number'
+  | 'list'
+  | 'archive';
 
 export interface Field {
   option: string;
@@ -77,6 +86,8 @@ function fieldValue(f: Field, values: Values): unknown {
     }
     case 'elided':
       return raw === '_' ? null : raw;
+    case 'elided-number':
+      return raw === '_' ? null : parseNumber(label, raw, {});
     default:
       return raw;
   }

@@ -66,24 +66,12 @@ const startPoint = [
 ];
 
 const model = [
-  field('min-sample-size', 'elided'),
-  field('max-sample-size', 'elided'),
-  field('window', 'elided'),
-  field('lower-boundary', 'elided'),
-  field('upper-boundary', 'elided'),
+  field('min-sample-size', 'elided-number'),
+  field('max-sample-size', 'elided-number'),
+  field('window', 'elided-number'),
+  field('lower-boundary', 'elided-number'),
+  field('upper-boundary', 'elided-number'),
 ];
-
-/** Numbers typed as elided strings on the command line: `_` = null, else a number. */
-const numeric = (body: Record<string, unknown>) => {
-  for (const key of ['min_sample_size', 'max_sample_size', 'window', 'lower_boundary', 'upper_boundary']) {
-    const value = body[key];
-    if (typeof value === 'string') {
-      const number = Number(value);
-      body[key] = Number.isFinite(number) && value.trim() !== '' ? number : value;
-    }
-  }
-  return body;
-};
 
 const keys = (parent: string, param: string): Group => ({
   list: item(`${parent}/keys`, [param], { query: [name, search, field('revoked', 'flag')], list: true, auth: true }),
@@ -106,8 +94,8 @@ const ORG = '/v0/organizations/{organization}';
 
 export const RESOURCES: Group = {
   organization: {
-    ...crud('/v0/organizations', 'organization', [], { auth: { create: true, update: true } }),
     list: item('/v0/organizations', [], { query: [name, search], list: true, auth: true }),
+    create: { method: 'POST', path: '/v0/organizations', args: [], body: [required('name'), slug], auth: true },
     view: item(ORG, ['organization'], { auth: true }),
     delete: { method: 'DELETE', path: ORG, args: ['organization'], query: hard, auth: true },
     update: {
@@ -194,7 +182,6 @@ export const RESOURCES: Group = {
       args: ['project'],
       projectOption: true,
       body: [required('branch'), required('testbed'), required('measure'), required('test'), ...model],
-      finish: numeric,
     },
     view: item(`${P}/thresholds/{threshold}`, ['project', 'threshold'], { query: [field('model')] }),
     update: {
@@ -202,7 +189,7 @@ export const RESOURCES: Group = {
       path: `${P}/thresholds/{threshold}`,
       args: ['project', 'threshold'],
       body: [field('test'), ...model, field('remove-model', 'flag')],
-      finish: (body) => (body.remove_model ? { test: null } : numeric(body)),
+      finish: (body) => (body.remove_model ? { test: null } : body),
     },
     delete: { method: 'DELETE', path: `${P}/thresholds/{threshold}`, args: ['project', 'threshold'], auth: true },
   },
@@ -243,28 +230,26 @@ export const RESOURCES: Group = {
     view: item(`${P}/reports/{report}`, ['project', 'report']),
     delete: { method: 'DELETE', path: `${P}/reports/{report}`, args: ['project', 'report'], auth: true },
   },
-  plot: {
-    ...crud(`${P}/plots`, 'plot', ['project'], {
-      list: [field('title'), search],
-      create: [
-        field('index', 'integer'),
-        field('title'),
-        field('lower-value', 'boolean'),
-        field('upper-value', 'boolean'),
-        field('lower-boundary', 'boolean'),
-        field('upper-boundary', 'boolean'),
-        required('x-axis'),
-        field('y-axis'),
-        required('window', 'integer'),
-        required('branches', 'list'),
-        required('testbeds', 'list'),
-        required('benchmarks', 'list'),
-        required('measures', 'list'),
-      ],
-      update: [field('index', 'integer'), field('title', 'elided'), field('window', 'integer')],
-      auth: { create: true, update: true },
-    }),
-  },
+  plot: crud(`${P}/plots`, 'plot', ['project'], {
+    list: [field('title'), search],
+    create: [
+      field('index', 'integer'),
+      field('title'),
+      field('lower-value', 'boolean'),
+      field('upper-value', 'boolean'),
+      field('lower-boundary', 'boolean'),
+      field('upper-boundary', 'boolean'),
+      required('x-axis'),
+      field('y-axis'),
+      required('window', 'integer'),
+      required('branches', 'list'),
+      required('testbeds', 'list'),
+      required('benchmarks', 'list'),
+      required('measures', 'list'),
+    ],
+    update: [field('index', 'integer'), field('title', 'elided'), field('window', 'integer')],
+    auth: { create: true, update: true },
+  }),
   user: {
     list: item('/v0/users', [], { query: [name, search], list: true, auth: true }),
     view: item('/v0/users/{user}', ['user'], { auth: true }),
