@@ -183,9 +183,12 @@ describeEachDialect('nodes endpoints over HTTP on export_main_0001_simple.aiida'
       /^The format pdf is not supported\./,
     );
     expect((await get(`/nodes/${CALC}/download?download_format=xsf`)).status).toBe(501);
-    expect((await get(`/nodes/${STRUCTURE}/download?download_format=cif`)).body.message).toMatch(
-      /^The format cif is not implemented by this server for data.core.structure.StructureData.\|; implemented formats: xsf, xyz\.$/,
+    expect((await get(`/nodes/${STRUCTURE}/download?download_format=chemdoodle`)).body.message).toMatch(
+      /^The format chemdoodle is not implemented by this server for data.core.structure.StructureData.\|; implemented formats: cif, xsf, xyz\.$/,
     );
+    const cif = await get(`/nodes/${STRUCTURE}/download?download_format=cif&download=false`);
+    expect(cif.body.data.download.data).toContain('_cell_length_a                          4.0\n');
+    expect(cif.body.data.download.data).toContain('         Ti1       0.5       0.5       0.5       Ti \n');
     const array = await get(`/nodes/${ARRAY}/download?download_format=json&download=false`);
     const exported = JSON.parse(array.body.data.download.data);
     // arrays come in attribute order (JSONB reorders keys on PostgreSQL, as for AiiDA itself)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { derivedProperties, meshPoints, treeDescription } from '../src/wire/node-types.js';
-import { dimensionality, hillFormula, pyFloat, structureOf, toXsf, toXyz } from '../src/wire/structure.js';
+import { dimensionality, hillFormula, pyFloat, structureOf, toCif, toXsf, toXyz } from '../src/wire/structure.js';
 
 const barium = {
   cell: [
@@ -25,6 +25,12 @@ describe('StructureData exporters and derived properties', () => {
   it('writes the reference XYZ byte for byte', () => {
     expect(toXyz(structureOf(barium))).toBe(
       '1\nLattice="2.0 0.0 0.0 0.0 2.0 0.0 0.0 0.0 2.0" pbc="True True True"\nBa           0.0000000000       0.0000000000       0.0000000000',
+    );
+  });
+
+  it('writes the CIF the reference produces for it', () => {
+    expect(toCif(structureOf(barium))).toBe(
+      "\n##########################################################################\n#               Crystallographic Information Format file\n#               Produced by PyCifRW module\n#\n#  This is a CIF file.  CIF has been adopted by the International\n#  Union of Crystallography as the standard for data archiving and\n#  transmission.\n#\n#  For information on this file format, follow the CIF links at\n#  http://www.iucr.org\n##########################################################################\n\ndata_0\n\nloop_\n  _atom_site_label\n  _atom_site_fract_x\n  _atom_site_fract_y\n  _atom_site_fract_z\n  _atom_site_type_symbol\n         Ba1       0.0       0.0       0.0       Ba \n_cell_angle_alpha                       90.0\n_cell_angle_beta                        90.0\n_cell_angle_gamma                       90.0\n_cell_length_a                          2.0\n_cell_length_b                          2.0\n_cell_length_c                          2.0\nloop_\n  _symmetry_equiv_pos_as_xyz\n         'x, y, z' \n_symmetry_int_tables_number             1\n_symmetry_space_group_name_H-M          'P 1'\n",
     );
   });
 

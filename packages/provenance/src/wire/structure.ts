@@ -120,3 +120,52 @@ export function toXyz(structure: Structure): string {
   }
   return lines.join('\n');
 }
+
+const CIF_BANNER = `
+##########################################################################
+#               Crystallographic Information Format file
+#               Produced by PyCifRW module
+#
+#  This is a CIF file.  CIF has been adopted by the International
+#  Union of Crystallography as the standard for data archiving and
+#  transmission.
+#
+#  For information on this file format, follow the CIF links at
+#  http://www.iucr.org
+##########################################################################
+`;
+
+function reciprocalRows(m: [Vector, Vector, Vector]): [Vector, Vector, Vector] {
+  const [a, b, c] = m;
+  const det = dot(a, cross(b, c));
+  // Rows are the reciprocal vectors over 2π: fractional coordinate i = position · row i.
+  return [cross(b, c), cross(c, a), cross(a, b)].map((v) => v.map((x) => x / det)) as [Vector, Vector, Vector];
+}
+
+const angle = (u: Vector, v: Vector) => (Math.acos(dot(u, v) / (norm(u) * norm(v))) * 180) / Math.PI;
+const cifItem = (key: string, value: string) => `${key.padEnd(40)}${value}\n`;
+
+/** A P1 CIF of the structure in the layout ASE + PyCifRW produce (fractional coordinates, cell parameters). */
+export function toCif(structure: Structure): string {
+  const [a, b, c] = structure.cell;
+  const reciprocal = reciprocalRows(structure.cell);
+  const counts = new Map<string, number>();
+  let out = `${CIF_BANNER}\ndata_0\n\nloop_\n  _atom_site_label\n  _atom_site_fract_x\n  _atom_site_fract_y\n  _atom_site_fract_z\n  _atom_site_type_symbol\n`;
+  for (const site of structure.sites) {
+    const symbol = symbolOf(structure, site);
+    const n = (counts.get(symbol) ?? 0) + 1;
+    counts.set(symbol, n);
+    const fractional = reciprocal.map((r) => pyFloat(Math.round(dot(r, site.position) * 1e12) / 1e12 + 0));
+    out += `  ${[`${symbol}${n}`, ...fractional].map((v) => v.padStart(10)).join('')}${symbol.padStart(9)} \n`;
+  }
+  out += cifItem('_cell_angle_alpha', pyFloat(angle(b, c)));
+  out += cifItem('_cell_angle_beta', pyFloat(angle(a, c)));
+  out += cifItem('_cell_angle_gamma', pyFloat(angle(a, b)));
+  out += cifItem('_cell_length_a', pyFloat(norm(a)));
+  out += cifItem('_cell_length_b', pyFloat(norm(b)));
+  out += cifItem('_cell_length_c', pyFloat(norm(c)));
+  out += "loop_\n  _symmetry_equiv_pos_as_xyz\n         'x, y, z' \n";
+  out += cifItem('_symmetry_int_tables_number', '1');
+  out += cifItem('_symmetry_space_group_name_H-M', "'P 1'");
+  return out;
+}
