@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { atriumBench, json, type LiveBench, startLiveBench } from './bench-support.js';
+import { atriumBench, bmfCommand, json, type LiveBench, startLiveBench } from './bench-support.js';
 
 interface Call {
   method: string;
@@ -60,13 +60,6 @@ function recordingGitHub(): Promise<{
     }),
   );
 }
-
-const bmfCommand = (latency: number) => [
-  '--exec',
-  process.execPath,
-  '-e',
-  `console.log(JSON.stringify({"tests::fib":{latency:{value:${latency}}}}))`,
-];
 
 describe('atrium bench run on GitHub Actions', () => {
   let bench: LiveBench;

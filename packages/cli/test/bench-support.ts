@@ -60,3 +60,11 @@ export function json(result: Finished): any {
   if (result.code !== 0) throw new Error(`exit ${result.code}: ${result.stderr}`);
   return JSON.parse(result.stdout);
 }
+
+/** A command printing one BMF result: plain node (exec form), no CLI start-up. */
+export const bmfCommand = (latency: number) => [
+  '--exec',
+  process.execPath,
+  '-e',
+  `console.log(JSON.stringify({"tests::fib":{latency:{value:${latency}}}}))`,
+];

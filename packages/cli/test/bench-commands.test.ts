@@ -1,0 +1,172 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { atriumBench, bmfCommand, json, type LiveBench, startLiveBench } from './bench-support.js';
+
+describe('atrium bench commands against a live bench server', () => {
+  let bench: LiveBench;
+  let env: Record<string, string>;
+  const target = ['--project', 'the-computer', '--branch', 'master', '--testbed', 'base'];
+
+  beforeAll(async () => {
+    bench = await startLiveBench();
+    env = { ATRIUM_BENCH_HOST: bench.base, ATRIUM_BENCH_KEY: bench.muriel };
+  });
+  afterAll(() => bench?.close());
+
+  const cli = (args: string[], extra: { env?: Record<string, string | undefined>; input?: string } = {}) =>
+    atriumBench(args, { ...extra, env: { ...env, ...extra.env } });
+  const run = (args: string[], extra: { env?: Record<string, string | undefined>; input?: string } = {}) =>
+    cli(['run', ...target, '--format', 'json', '--quiet', ...args], extra);
+
+  it('manages thresholds, start points, reports and API keys with positional arguments', {
+    timeout: 60_000,
+  }, async () => {
+    json(await cli(['org', 'create', '--name', 'Keys Org', '--slug', 'keys-org']));
+    json(await cli(['project', 'create', 'keys-org', '--name', 'Keyed', '--slug', 'keyed']));
+    const patched = json(await cli(['project', 'update', 'keyed', '--url', 'https://example.com']));
+    expect(patched.url).toMatch(/^https:\/\/example\.com\/?$/);
+    expect(json(await cli(['project', 'edit', 'keyed', '--url', '_'])).url).toBeNull();
+
+    const base = ['run', '--project', 'keyed', '--branch', 'main', '--testbed', 'ci', '--quiet', '--format', 'json'];
+    const first = json(await cli([...base, ...bmfCommand(10)]));
+    const created = json(
+      await cli([
+        'threshold',
+        'create',
+        '--project',
+        'keyed',
+        '--branch',
+        'main',
+        '--testbed',
+        'ci',
+        '--measure',
+        'latency',
+        '--test',
+        'percentage',
+        '--upper-boundary',
+        '0.5',
+      ]),
+    );
+    expect(created.model).toMatchObject({ test: 'percentage', upper_boundary: 0.5 });
+    const updated = json(
+      await cli([
+        'threshold',
+        'update',
+        'keyed',
+        created.uuid,
+        '--test',
+        'static',
+        '--upper-boundary',
+        '100',
+        '--lower-boundary',
+        '_',
+      ]),
+    );
+    expect(updated.model).toMatchObject({ test: 'static', upper_boundary: 100, lower_boundary: null });
+    expect(json(await cli(['threshold', 'update', 'keyed', created.uuid, '--remove-model'])).model).toBeNull();
+
+    const feature = json(
+      await cli([
+        'branch',
+        'create',
+        'keyed',
+        '--name',
+        'feature',
+        '--start-point-branch',
+        'main',
+        '--start-point-clone-thresholds',
+      ]),
+    );
+    expect(feature.head.start_point.branch).toBe(first.branch.uuid);
+    const viewed = json(await cli(['branch', 'view', 'keyed', 'feature', '--head', feature.head.uuid]));
+    expect(viewed.head.uuid).toBe(feature.head.uuid);
+
+    const deleted = await cli(['report', 'delete', 'keyed', first.uuid]);
+    expect(deleted).toMatchObject({ code: 0, stdout: '' });
+    expect(json(await cli(['report', 'ls', 'keyed']))).toHaveLength(0);
+    expect((await cli(['threshold', 'rm', 'keyed', created.uuid])).code).toBe(0);
+
+    const folded = json(await cli([...base, '--iter', '3', '--fold', 'max', ...bmfCommand(7)]));
+    expect(folded.results).toHaveLength(1);
+    expect(folded.results[0][0].measures[0].metric.value).toBe(7);
+
+    const key = json(await cli(['project', 'key', 'create', 'keyed', '--name', 'ci']));
+    expect(key.key).toMatch(/^atrium_run_/);
+    const withoutProject = await cli(['run', '--quiet', ...bmfCommand(1)], { env: { ATRIUM_BENCH_KEY: key.key } });
+    expect(withoutProject.code).toBe(2);
+    expect(withoutProject.stderr).toContain('needs --project');
+    const keyed = json(await cli([...base, ...bmfCommand(11)], { env: { ATRIUM_BENCH_KEY: key.key } }));
+    expect(keyed.user).toBeNull();
+    expect(json(await cli(['project', 'key', 'ls', 'keyed']))).toHaveLength(1);
+    expect(json(await cli(['user', 'key', 'list', 'muriel-bagge']))).toEqual(expect.any(Array));
+    expect(json(await cli(['server', 'spec'])).openapi).toMatch(/^3\./);
+  });
+
+  it('records --build-time and --file-size as their own measures', async () => {
+    const file = join(bench.dir, 'artifact.bin');
+    writeFileSync(file, Buffer.alloc(1234));
+    const report = json(
+      await run(['--build-time', '--file-size', file, '--exec', process.execPath, '-e', 'setTimeout(() => {}, 50)']),
+    );
+    const byBenchmark = Object.fromEntries(
+      report.results[0].map(
+        (r: { benchmark: { name: string }; measures: { measure: { slug: string }; metric: { value: number } }[] }) => [
+          r.benchmark.name,
+          Object.fromEntries(r.measures.map((m) => [m.measure.slug, m.metric.value])),
+        ],
+      ),
+    );
+    expect(byBenchmark['artifact.bin']).toEqual({ 'file-size': 1234 });
+    const [command] = Object.keys(byBenchmark).filter((name) => name !== 'artifact.bin');
+    expect(command).toContain('setTimeout');
+    expect(byBenchmark[command as string]['build-time']).toBeGreaterThan(0);
+  });
+
+  it('fails clearly: wrapped command failure, missing project in CI, unknown resource, no credential, usage', async () => {
+    const failing = await cli(['run', ...target, '--exec', process.execPath, '-e', 'process.exit(3)']);
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain('exit code 3');
+
+    const ci = await cli(['run', '--quiet', ...bmfCommand(1)], { env: { CI: 'true' } });
+    expect(ci.code).toBe(2);
+    expect(ci.stderr).toContain('--ci-on-the-fly');
+
+    const missing = await cli(['project', 'view', 'no-such-project']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.trim().split('\n')).toHaveLength(1);
+    expect(missing.stderr).toMatch(/^atrium: GET \/v0\/projects\/no-such-project: 404 /);
+
+    const anonymous = await cli(['organization', 'list'], { env: { ATRIUM_BENCH_KEY: undefined } });
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toContain('needs an API credential');
+
+    const mock = await cli(['mock', '--count', '1', '--fail']);
+    expect(mock.code).toBe(1);
+    expect(Object.keys(JSON.parse(mock.stdout))).toEqual(['bencher::mock_0']);
+
+    const usage = await cli(['branch', 'view', 'the-computer']);
+    expect(usage.code).toBe(2);
+    expect((await cli(['run', '--threshold-test', 't_test', ...bmfCommand(1)])).code).toBe(2);
+  });
+
+  it('creates a project on the fly for an anonymous run with --ci-on-the-fly, and accepts BENCHER_* variables', async () => {
+    const anonymous = await atriumBench(['run', '--ci-on-the-fly', '--format', 'json', '--quiet', ...bmfCommand(5)], {
+      env: { BENCHER_HOST: bench.base, CI: 'true' },
+    });
+    const report = json(anonymous);
+    expect(report.project.slug).toMatch(/^main-[0-9a-f]{7}-[0-9a-z]{13}$/);
+    expect(report.branch.name).toBe('main');
+
+    const bencherEnv = { env: { BENCHER_HOST: bench.base, BENCHER_API_KEY: bench.muriel } };
+    const strict = await atriumBench(['project', 'view', report.project.slug, '--strict'], bencherEnv);
+    expect(strict.code, strict.stderr).toBe(0);
+    const html = await atriumBench(
+      ['run', '--project', 'made-here', '--quiet', '--strict', '--format', 'html', ...bmfCommand(6)],
+      bencherEnv,
+    );
+    expect(html.code, html.stderr).toBe(0);
+    expect(html.stdout).toMatch(/^<h2><a href="http:\/\/localhost:3000\/perf\/made-here\/reports\/[0-9a-f-]{36}">/);
+    expect(html.stdout).toContain('<td>Branch</td><td>main</td>');
+  });
+});
