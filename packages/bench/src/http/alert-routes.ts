@@ -4,13 +4,13 @@ import { metricDetails } from '../storage/metric-details.js';
 import type { Db, Project } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
 import { alertJson } from '../views/report-view.js';
-import { type PaginationQuery, pageOf, paginationProperties } from '../wire/pagination.js';
+import { type PaginationQuery, pageOf } from '../wire/pagination.js';
 import { isUuid } from '../wire/slug.js';
 import { projectFor } from './access.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
 import { notFound } from './problems.js';
-import { pathParams } from './schemas.js';
+import { archivedFilter, filterQuery, pathParams } from './schemas.js';
 
 type AlertParams = { project: string; alert: string };
 type AlertListQuery = PaginationQuery & { sort?: 'created' | 'modified'; archived?: boolean; status?: AlertStatus };
@@ -43,15 +43,10 @@ export function registerAlertRoutes(app: FastifyInstance, context: BenchContext)
     {
       schema: {
         params: pathParams('project'),
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            ...paginationProperties(['created', 'modified']),
-            archived: { type: 'boolean' },
-            status: { type: 'string', enum: ['active', 'dismissed', 'silenced'] },
-          },
-        },
+        querystring: filterQuery(['created', 'modified'], {
+          archived: archivedFilter,
+          status: { type: 'string', enum: ['active', 'dismissed', 'silenced'] },
+        }),
       },
     },
     async (request, reply) => {

@@ -8,13 +8,13 @@ import type { Db, Project } from '../storage/types.js';
 import { findUserByUuid } from '../storage/users.js';
 import { ViewLoader } from '../views/loader.js';
 import { type ReportRow, reportJson } from '../views/report-view.js';
-import { type PaginationQuery, pageOf, paginationProperties } from '../wire/pagination.js';
+import { type PaginationQuery, pageOf } from '../wire/pagination.js';
 import { isUuid, parseNameId } from '../wire/slug.js';
 import { actorUserUuid, projectFor } from './access.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
 import { notFound } from './problems.js';
-import { newReportProperties, pathParams } from './schemas.js';
+import { archivedFilter, filterQuery, nameIdFilter, newReportProperties, pathParams } from './schemas.js';
 
 const newReportSchema = {
   type: 'object',
@@ -108,19 +108,14 @@ export function registerReportRoutes(app: FastifyInstance, context: BenchContext
     {
       schema: {
         params: pathParams('project'),
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            ...paginationProperties(['date_time']),
-            branch: { type: 'string', maxLength: 1024 },
-            testbed: { type: 'string', maxLength: 1024 },
-            start_time: { type: 'integer' },
-            end_time: { type: 'integer' },
-            archived: { type: 'boolean' },
-            expand: { type: 'boolean' },
-          },
-        },
+        querystring: filterQuery(['date_time'], {
+          branch: nameIdFilter,
+          testbed: nameIdFilter,
+          start_time: { type: 'integer' },
+          end_time: { type: 'integer' },
+          archived: archivedFilter,
+          expand: { type: 'boolean' },
+        }),
       },
     },
     async (request, reply) => {

@@ -10,16 +10,22 @@ export const pathParams = (...names: string[]) => ({
   properties: Object.fromEntries(names.map((name) => [name, { type: 'string', minLength: 1, maxLength: 1024 }])),
 });
 
-export const listQuery = (sorts: readonly string[], extra: Record<string, unknown> = {}) => ({
+/** A list's query string: pagination plus the endpoint's own filters. */
+export const filterQuery = (sorts: readonly string[], filters: Record<string, unknown>) => ({
   type: 'object',
   additionalProperties: false,
-  properties: {
-    ...paginationProperties(sorts),
-    name: { type: 'string', maxLength: 1024 },
-    search: { type: 'string', maxLength: 1024 },
-    ...extra,
-  },
+  properties: { ...paginationProperties(sorts), ...filters },
 });
+
+const textFilter = { type: 'string', maxLength: 1024 };
+
+/** Lists of named resources: `name` (exact) and `search` besides pagination. */
+export const listQuery = (sorts: readonly string[], extra: Record<string, unknown> = {}) =>
+  filterQuery(sorts, { name: textFilter, search: textFilter, ...extra });
+
+/** Filters of the reports, thresholds and alerts lists. */
+export const nameIdFilter = textFilter;
+export const archivedFilter = { type: 'boolean' };
 
 export const resourceName = { type: 'string', minLength: 1, maxLength: 64 };
 export const slugField = { type: 'string', minLength: 1, maxLength: 64 };

@@ -15,13 +15,13 @@ import {
 } from '../storage/thresholds.js';
 import { type Db, inTransaction, type Project, type Threshold } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
-import { type PaginationQuery, pageOf, paginationProperties } from '../wire/pagination.js';
+import { type PaginationQuery, pageOf } from '../wire/pagination.js';
 import { isUuid, parseNameId } from '../wire/slug.js';
 import { projectFor } from './access.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
 import { conflictOnConstraint, notFound } from './problems.js';
-import { modelFields, nameId, nullable, pathParams } from './schemas.js';
+import { archivedFilter, filterQuery, modelFields, nameId, nameIdFilter, nullable, pathParams } from './schemas.js';
 
 const newThreshold = {
   type: 'object',
@@ -66,17 +66,12 @@ export function registerThresholdRoutes(app: FastifyInstance, context: BenchCont
     {
       schema: {
         params: pathParams('project'),
-        querystring: {
-          type: 'object',
-          additionalProperties: false,
-          properties: {
-            ...paginationProperties(['created', 'modified']),
-            branch: { type: 'string', maxLength: 1024 },
-            testbed: { type: 'string', maxLength: 1024 },
-            measure: { type: 'string', maxLength: 1024 },
-            archived: { type: 'boolean' },
-          },
-        },
+        querystring: filterQuery(['created', 'modified'], {
+          branch: nameIdFilter,
+          testbed: nameIdFilter,
+          measure: nameIdFilter,
+          archived: archivedFilter,
+        }),
       },
     },
     async (request, reply) => {

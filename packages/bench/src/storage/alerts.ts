@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Page } from '../wire/pagination.js';
-import type { Listed } from './list-query.js';
+import { archivedFilter, type Listed, paged } from './list-query.js';
 import type { AlertRow, Db } from './types.js';
 
 export type AlertStatus = AlertRow['status'];
@@ -24,18 +24,7 @@ function alertsOfProject(db: Db, filter: AlertFilter) {
     .innerJoin('testbed', 'testbed.uuid', 'report.testbed_uuid')
     .innerJoin('measure', 'measure.uuid', 'metric.measure_uuid')
     .where('report.project_uuid', '=', filter.projectUuid);
-  query = filter.archived
-    ? query.where((eb) =>
-        eb.or([
-          eb('branch.archived', 'is not', null),
-          eb('testbed.archived', 'is not', null),
-          eb('measure.archived', 'is not', null),
-        ]),
-      )
-    : query
-        .where('branch.archived', 'is', null)
-        .where('testbed.archived', 'is', null)
-        .where('measure.archived', 'is', null);
+  query = query.where(archivedFilter(['branch', 'testbed', 'measure'], filter.archived));
   if (filter.status) query = query.where('alert.status', '=', filter.status);
   return query;
 }
@@ -49,20 +38,18 @@ export async function listAlerts(
 ): Promise<Listed<{ uuid: string; report_created: number }>> {
   const query = alertsOfProject(db, filter);
   const statusRank = sql<number>`case alert.status when 'active' then 0 when 'dismissed' then 1 else 10 end`;
-  const [rows, count] = await Promise.all([
-    query
-      .select(['alert.uuid', 'report.created as report_created'])
-      .orderBy(statusRank)
-      .orderBy(`alert.${sort}`, page.direction ?? 'desc')
-      .orderBy('benchmark.name')
-      .orderBy('report_benchmark.iteration')
-      .orderBy('alert.uuid')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(
+    query,
+    (q) =>
+      q
+        .select(['alert.uuid', 'report.created as report_created'])
+        .orderBy(statusRank)
+        .orderBy(`alert.${sort}`, page.direction ?? 'desc')
+        .orderBy('benchmark.name')
+        .orderBy('report_benchmark.iteration')
+        .orderBy('alert.uuid'),
+    page,
+  );
 }
 
 /** One alert of the project, with its report's creation time. */

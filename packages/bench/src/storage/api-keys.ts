@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashApiKey, type KeyKind } from '../auth/api-keys.js';
 import type { Page } from '../wire/pagination.js';
-import { type Listed, searchAny } from './list-query.js';
+import { type Listed, paged, searchAny } from './list-query.js';
 import type { ApiKey, Db } from './types.js';
 
 /** Default key lifetime: Bencher's ~128 years. */
@@ -59,17 +59,15 @@ export async function listApiKeys(
   if (filter.only !== undefined) query = query.where('uuid', '=', filter.only);
   if (filter.name !== undefined) query = query.where('name', '=', filter.name);
   if (filter.search !== undefined) query = query.where(searchAny(['name', 'uuid'], filter.search));
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('name', page.direction ?? 'asc')
-      .orderBy('uuid')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(
+    query,
+    (q) =>
+      q
+        .selectAll()
+        .orderBy('name', page.direction ?? 'asc')
+        .orderBy('uuid'),
+    page,
+  );
 }
 
 export const findApiKey = (db: Db, owner: ApiKeyOwner, uuid: string): Promise<ApiKey | undefined> =>

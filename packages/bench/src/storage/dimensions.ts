@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Page } from '../wire/pagination.js';
 import { type NameId, suffixedSlug } from '../wire/slug.js';
-import { type Listed, searchAny } from './list-query.js';
+import { type Listed, paged, searchAny } from './list-query.js';
 import type { DimensionColumns, DimensionTableName, MeasureTable } from './schema.js';
 import type { Db, Dimension } from './types.js';
 
@@ -79,17 +79,16 @@ export async function listDimensions<T extends Dimension = Dimension>(
     .where('archived', filter.archived ? 'is not' : 'is', null);
   if (filter.name !== undefined) query = query.where('name', '=', filter.name);
   if (filter.search !== undefined) query = query.where(searchAny(['name', 'slug', 'uuid'], filter.search));
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('name', page.direction ?? 'asc')
-      .orderBy('uuid')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows: rows as unknown as T[], total: Number(count.n) };
+  const listed = await paged(
+    query,
+    (q) =>
+      q
+        .selectAll()
+        .orderBy('name', page.direction ?? 'asc')
+        .orderBy('uuid'),
+    page,
+  );
+  return { rows: listed.rows as unknown as T[], total: listed.total };
 }
 
 export interface DimensionChanges {

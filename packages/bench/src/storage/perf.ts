@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { MetricDetail } from './metric-details.js';
 import type { Db } from './types.js';
 
 export interface PerfQuery {
@@ -10,30 +11,14 @@ export interface PerfQuery {
   endTime?: number | undefined;
 }
 
-export interface PerfRow {
+/** A metric in plot order, with the head, testbed, report times and version it is plotted by. */
+export interface PerfRow extends Omit<MetricDetail, 'alert_created'> {
   head_uuid: string;
   testbed_uuid: string;
-  benchmark_uuid: string;
-  measure_uuid: string;
-  report_uuid: string;
-  iteration: number;
   start_time: number;
   end_time: number;
   number: number;
   hash: string | null;
-  metric_uuid: string;
-  value: number;
-  lower_value: number | null;
-  upper_value: number | null;
-  threshold_uuid: string | null;
-  model_uuid: string | null;
-  baseline: number | null;
-  lower_limit: number | null;
-  upper_limit: number | null;
-  alert_uuid: string | null;
-  boundary_limit: 'lower' | 'upper' | null;
-  status: 'active' | 'dismissed' | 'silenced' | null;
-  alert_modified: number | null;
 }
 
 /**

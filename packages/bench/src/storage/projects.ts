@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ProjectRole } from '../auth/permissions.js';
 import type { Page } from '../wire/pagination.js';
 import { suffixedSlug } from '../wire/slug.js';
-import { type Listed, searchAny } from './list-query.js';
+import { type Listed, paged, searchAny } from './list-query.js';
 import type { Db, Project } from './types.js';
 
 export async function createProject(
@@ -101,16 +101,7 @@ export async function listProjects(db: Db, filter: ProjectFilter, page: Page): P
   }
   if (filter.name !== undefined) query = query.where('name', '=', filter.name);
   if (filter.search !== undefined) query = query.where(searchAny(['name', 'slug', 'uuid'], filter.search));
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('name', page.direction ?? 'asc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(query, (q) => q.selectAll().orderBy('name', page.direction ?? 'asc'), page);
 }
 
 export async function updateProject(

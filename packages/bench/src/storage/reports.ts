@@ -1,6 +1,6 @@
 import type { Page } from '../wire/pagination.js';
 import type { NameId } from '../wire/slug.js';
-import type { Listed } from './list-query.js';
+import { archivedFilter, paged } from './list-query.js';
 import type { Db } from './types.js';
 
 export const findReport = (db: Db, projectUuid: string, uuid: string) =>
@@ -27,27 +27,23 @@ export async function listReports(db: Db, filter: ReportFilter, page: Page) {
     .innerJoin('branch', 'branch.uuid', 'head.branch_uuid')
     .innerJoin('testbed', 'testbed.uuid', 'report.testbed_uuid')
     .where('report.project_uuid', '=', filter.projectUuid);
-  query = filter.archived
-    ? query.where((eb) => eb.or([eb('branch.archived', 'is not', null), eb('testbed.archived', 'is not', null)]))
-    : query.where('branch.archived', 'is', null).where('testbed.archived', 'is', null);
+  query = query.where(archivedFilter(['branch', 'testbed'], filter.archived));
   if (filter.branch) query = query.where(`branch.${filter.branch.column}`, '=', filter.branch.value);
   if (filter.testbed) query = query.where(`testbed.${filter.testbed.column}`, '=', filter.testbed.value);
   if (filter.startTime !== undefined) query = query.where('report.start_time', '>=', filter.startTime);
   if (filter.endTime !== undefined) query = query.where('report.end_time', '<=', filter.endTime);
   const direction = page.direction ?? 'desc';
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll('report')
-      .orderBy('report.start_time', direction)
-      .orderBy('report.end_time', direction)
-      .orderBy('report.created', direction)
-      .orderBy('report.uuid')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) } satisfies Listed<unknown>;
+  return paged(
+    query,
+    (q) =>
+      q
+        .selectAll('report')
+        .orderBy('report.start_time', direction)
+        .orderBy('report.end_time', direction)
+        .orderBy('report.created', direction)
+        .orderBy('report.uuid'),
+    page,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Model, sameModel } from '../boundary/model.js';
 import type { Page } from '../wire/pagination.js';
-import type { Listed } from './list-query.js';
+import { archivedFilter, type Listed, paged } from './list-query.js';
 import type { Db, ModelRow, Threshold } from './types.js';
 
 export const modelOfRow = (row: ModelRow): Model => ({
@@ -146,33 +146,16 @@ export async function listThresholds(
     .innerJoin('testbed', 'testbed.uuid', 'threshold.testbed_uuid')
     .innerJoin('measure', 'measure.uuid', 'threshold.measure_uuid')
     .where('threshold.project_uuid', '=', filter.projectUuid);
-  query = filter.archived
-    ? query.where((eb) =>
-        eb.or([
-          eb('branch.archived', 'is not', null),
-          eb('testbed.archived', 'is not', null),
-          eb('measure.archived', 'is not', null),
-        ]),
-      )
-    : query
-        .where('branch.archived', 'is', null)
-        .where('testbed.archived', 'is', null)
-        .where('measure.archived', 'is', null);
+  query = query.where(archivedFilter(['branch', 'testbed', 'measure'], filter.archived));
   if (filter.branch !== undefined) query = query.where('branch.name', '=', filter.branch);
   if (filter.testbed !== undefined) query = query.where('testbed.name', '=', filter.testbed);
   if (filter.measure !== undefined) query = query.where('measure.name', '=', filter.measure);
   const direction = page.direction ?? (sort === 'created' ? 'asc' : 'desc');
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll('threshold')
-      .orderBy(`threshold.${sort}`, direction)
-      .orderBy('threshold.uuid')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(
+    query,
+    (q) => q.selectAll('threshold').orderBy(`threshold.${sort}`, direction).orderBy('threshold.uuid'),
+    page,
+  );
 }
 
 export async function deleteThreshold(db: Db, uuid: string): Promise<void> {

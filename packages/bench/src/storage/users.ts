@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, PaginationQuery } from '../wire/pagination.js';
-import { searchAny } from './list-query.js';
+import { paged, searchAny } from './list-query.js';
 import type { Db, User } from './types.js';
 
 export async function createUser(
@@ -49,14 +49,5 @@ export async function listUsers(db: Db, filter: UserListQuery, page: Page) {
   let query = db.selectFrom('user');
   if (filter.name !== undefined) query = query.where('name', '=', filter.name);
   if (filter.search !== undefined) query = query.where(searchAny(['name', 'slug', 'uuid'], filter.search));
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('name', page.direction ?? 'asc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.n) };
+  return paged(query, (q) => q.selectAll().orderBy('name', page.direction ?? 'asc'), page);
 }

@@ -1,20 +1,12 @@
+import type { Selectable } from 'kysely';
 import type { MetricDetail } from '../storage/metric-details.js';
+import type { ReportTable } from '../storage/schema.js';
 import type { User } from '../storage/types.js';
 import { jsonBoundary, jsonMetric, jsonProject, jsonPubUser, jsonThresholdModel } from '../wire/json.js';
 import { toDateTime } from '../wire/time.js';
 import type { ViewLoader } from './loader.js';
 
-export interface ReportRow {
-  uuid: string;
-  user_uuid: string | null;
-  head_uuid: string;
-  version_uuid: string;
-  testbed_uuid: string;
-  adapter: string;
-  start_time: number;
-  end_time: number;
-  created: number;
-}
+export type ReportRow = Selectable<ReportTable>;
 
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
