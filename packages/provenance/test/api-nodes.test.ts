@@ -183,9 +183,13 @@ describeEachDialect('nodes endpoints over HTTP on export_main_0001_simple.aiida'
       /^The format pdf is not supported\./,
     );
     expect((await get(`/nodes/${CALC}/download?download_format=xsf`)).status).toBe(501);
-    expect((await get(`/nodes/${STRUCTURE}/download?download_format=chemdoodle`)).body.message).toMatch(
-      /^The format chemdoodle is not implemented by this server for data.core.structure.StructureData.\|; implemented formats: cif, xsf, xyz\.$/,
+    // this archive kept the pre-2.0 node type `data.array.kpoints.KpointsData.`, which has no exporter
+    expect((await get(`/nodes/${KPOINTS}/download?download_format=json`)).status).toBe(404);
+    expect((await get(`/nodes/${PARAMETERS}/download?download_format=json`)).body.message).toMatch(
+      /^The format json is not supported\./,
     );
+    const doodle = await get(`/nodes/${STRUCTURE}/download?download_format=chemdoodle&download=false`);
+    expect(JSON.parse(doodle.body.data.download.data).m[0].a).toHaveLength(5);
     const cif = await get(`/nodes/${STRUCTURE}/download?download_format=cif&download=false`);
     expect(cif.body.data.download.data).toContain('_cell_length_a                          4.0\n');
     expect(cif.body.data.download.data).toContain('         Ti1       0.5       0.5       0.5       Ti \n');

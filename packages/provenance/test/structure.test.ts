@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { derivedProperties, meshPoints, treeDescription } from '../src/wire/node-types.js';
-import { dimensionality, hillFormula, pyFloat, structureOf, toCif, toXsf, toXyz } from '../src/wire/structure.js';
+import {
+  dimensionality,
+  hillFormula,
+  pyFloat,
+  structureOf,
+  toChemdoodle,
+  toCif,
+  toXsf,
+  toXyz,
+} from '../src/wire/structure.js';
 
 const barium = {
   cell: [
@@ -32,6 +41,14 @@ describe('StructureData exporters and derived properties', () => {
     expect(toCif(structureOf(barium))).toBe(
       "\n##########################################################################\n#               Crystallographic Information Format file\n#               Produced by PyCifRW module\n#\n#  This is a CIF file.  CIF has been adopted by the International\n#  Union of Crystallography as the standard for data archiving and\n#  transmission.\n#\n#  For information on this file format, follow the CIF links at\n#  http://www.iucr.org\n##########################################################################\n\ndata_0\n\nloop_\n  _atom_site_label\n  _atom_site_fract_x\n  _atom_site_fract_y\n  _atom_site_fract_z\n  _atom_site_type_symbol\n         Ba1       0.0       0.0       0.0       Ba \n_cell_angle_alpha                       90.0\n_cell_angle_beta                        90.0\n_cell_angle_gamma                       90.0\n_cell_length_a                          2.0\n_cell_length_b                          2.0\n_cell_length_c                          2.0\nloop_\n  _symmetry_equiv_pos_as_xyz\n         'x, y, z' \n_symmetry_int_tables_number             1\n_symmetry_space_group_name_H-M          'P 1'\n",
     );
+  });
+
+  it('writes the ChemDoodle JSON of the unit cell', () => {
+    const text = toChemdoodle(structureOf(barium));
+    expect(text).toBe(
+      '{"s": [{"t": "UnitCell", "i": "s0", "o": [0.0, 0.0, 0.0], "x": [2.0, 0.0, 0.0], "y": [0.0, 2.0, 0.0], "z": [0.0, 0.0, 2.0], "xy": [2.0, 2.0, 0.0], "xz": [2.0, 0.0, 2.0], "yz": [0.0, 2.0, 2.0], "xyz": [2.0, 2.0, 2.0]}], "m": [{"a": [{"l": "Ba", "x": 0.0, "y": 0.0, "z": 0.0, "atomic_elements_html": "Ba"}]}], "units": "&Aring;"}',
+    );
+    expect(JSON.parse(text).m[0].a).toHaveLength(1);
   });
 
   it('derives formula and dimensionality', () => {

@@ -6,7 +6,7 @@ import { DOWNLOAD_FORMATS, isProcess } from '../wire/node-types.js';
 import { parseNpy } from '../wire/npy.js';
 import { validateRequest } from '../wire/pagination.js';
 import { fileKey, listDirectory } from '../wire/repository-tree.js';
-import { structureOf, toCif, toXsf, toXyz } from '../wire/structure.js';
+import { structureOf, toChemdoodle, toCif, toXsf, toXyz } from '../wire/structure.js';
 import { type ApiCall, type Handler, queryParams, sendEnvelope } from './api-call.js';
 import { nodeFromPath } from './node-routes.js';
 
@@ -71,6 +71,7 @@ const storedFile: Exporter = async (node, call) => {
 /** Exporters implemented here, per full type; other formats the reference lists answer 400. */
 const EXPORTERS: Record<string, Record<string, Exporter>> = {
   'data.core.structure.StructureData.|': {
+    chemdoodle: async (node) => toChemdoodle(structureOf(node.attributes)),
     cif: async (node) => toCif(structureOf(node.attributes)),
     xsf: async (node) => toXsf(structureOf(node.attributes)),
     xyz: async (node) => toXyz(structureOf(node.attributes)),

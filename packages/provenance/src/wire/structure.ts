@@ -169,3 +169,29 @@ export function toCif(structure: Structure): string {
   out += cifItem('_symmetry_space_group_name_H-M', "'P 1'");
   return out;
 }
+
+/** `StructureData._prepare_chemdoodle` (supercell 1×1×1): `json.dumps` of the unit cell and the atoms. */
+export function toChemdoodle(structure: Structure): string {
+  const [a, b, c] = structure.cell;
+  const vector = (v: number[]) => `[${v.map(pyFloat).join(', ')}]`;
+  const sum = (...vs: Vector[]) => [0, 1, 2].map((i) => vs.reduce((s, v) => s + (v[i] ?? 0), 0));
+  const atoms = structure.sites.map((site) => {
+    const kind = structure.kinds.find((k) => k.name === site.kind_name);
+    const symbols = kind?.symbols.join('') ?? site.kind_name;
+    const [x, y, z] = site.position.map(pyFloat);
+    return `{"l": ${JSON.stringify(symbols)}, "x": ${x}, "y": ${y}, "z": ${z}, "atomic_elements_html": ${JSON.stringify(symbols)}}`;
+  });
+  const cell = [
+    `"t": "UnitCell"`,
+    `"i": "s0"`,
+    `"o": ${vector([0, 0, 0])}`,
+    `"x": ${vector(a)}`,
+    `"y": ${vector(b)}`,
+    `"z": ${vector(c)}`,
+    `"xy": ${vector(sum(a, b))}`,
+    `"xz": ${vector(sum(a, c))}`,
+    `"yz": ${vector(sum(b, c))}`,
+    `"xyz": ${vector(sum(a, b, c))}`,
+  ];
+  return `{"s": [{${cell.join(', ')}}], "m": [{"a": [${atoms.join(', ')}]}], "units": "&Aring;"}`;
+}
