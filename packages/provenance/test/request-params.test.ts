@@ -105,6 +105,8 @@ describe('validateRequest and pageWindow', () => {
     ['limit=401', undefined, 5, 400, 'Limit and perpage cannot be bigger than 400'],
     ['perpage=401', 1, 5, 400, 'Limit and perpage cannot be bigger than 400'],
     ['perpage=0', 1, 5, 500, 'division by zero'],
+    ['limit=-1', undefined, 5, 400, 'limit, offset and perpage cannot be negative'],
+    ['offset=-3', undefined, 5, 400, 'limit, offset and perpage cannot be negative'],
   ])('%j page %s of %i rows → %i', (text, page, total, status, message) => {
     expect(failure(() => pageWindow(params(text), page, total))).toEqual({ status, message });
   });

@@ -30,6 +30,10 @@ export interface Window {
 
 /** `Utils.paginate` / `set_limit_offset`: the rows to fetch, given the total row count. */
 export function pageWindow(params: RequestParams, page: number | undefined, total: number): Window {
+  // The reference passes negative values to the database (SQLite then returns every row): refuse them.
+  for (const value of [params.limit, params.offset, params.perpage]) {
+    if (value !== undefined && value < 0) throw validationError('limit, offset and perpage cannot be negative');
+  }
   if (page === undefined) {
     const limit = params.limit ?? LIMIT_DEFAULT;
     if (limit > LIMIT_DEFAULT) throw validationError(`Limit and perpage cannot be bigger than ${LIMIT_DEFAULT}`);
