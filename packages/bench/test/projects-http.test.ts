@@ -1,5 +1,6 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { mintJwt } from '../src/index.js';
 import { type Bench, seedProject, startBench } from './harness.js';
 
 describeEachDialect('bench organizations and projects over HTTP', ({ url }) => {
@@ -100,6 +101,41 @@ describeEachDialect('bench organizations and projects over HTTP', ({ url }) => {
     });
     expect(ghost.status).toBe(404);
     expect(await ghost.text()).not.toContain('ghost@nowhere.com');
+  });
+
+  it("accepts a JWT shaped like Bencher's test fixtures under the default debug secret", async () => {
+    const fixture = mintJwt(
+      {
+        aud: 'api_key',
+        exp: 5993643609,
+        iat: 1693933209,
+        iss: 'http://localhost:3000/',
+        sub: 'muriel.bagge@nowhere.com',
+      },
+      'DO_NOT_USE_THIS_IN_PRODUCTION',
+    );
+    expect((await bench.call('GET', '/v0/organizations', { token: fixture })).status).toBe(200);
+    const wrongAudience = mintJwt(
+      {
+        aud: 'invite',
+        exp: 5993643609,
+        iat: 1693933209,
+        iss: 'http://localhost:3000/',
+        sub: 'muriel.bagge@nowhere.com',
+      },
+      'DO_NOT_USE_THIS_IN_PRODUCTION',
+    );
+    expect((await bench.call('GET', '/v0/organizations', { token: wrongAudience })).status).toBe(400);
+    const expired = mintJwt(
+      { aud: 'client', exp: 1, iat: 0, iss: 'http://localhost:3000/', sub: 'muriel.bagge@nowhere.com' },
+      'DO_NOT_USE_THIS_IN_PRODUCTION',
+    );
+    expect((await bench.call('GET', '/v0/organizations', { token: expired })).status).toBe(400);
+    const otherSecret = mintJwt(
+      { aud: 'client', exp: 5993643609, iat: 0, iss: 'http://localhost:3000/', sub: 'muriel.bagge@nowhere.com' },
+      'another secret entirely',
+    );
+    expect((await bench.call('GET', '/v0/organizations', { token: otherSecret })).status).toBe(400);
   });
 
   it('lists users for admins only', async () => {

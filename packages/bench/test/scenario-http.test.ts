@@ -100,6 +100,15 @@ describeEachDialect('bench regression scenario over HTTP', ({ url }) => {
     });
     expect(all).toEqual({ dismissed: 2 });
 
+    // A benchmark named with the ignore suffix is measured and bounded but never alerts.
+    const ignored = await report('main', 500, 150, {
+      results: [bmf({ 'tests::fib_bencher_ignore': { latency: 1000 } })],
+    });
+    expect(ignored.results[0][0].benchmark.name).toBe('tests::fib');
+    expect(ignored.results[0][0].measures[0].boundary.upper_limit).toBeLessThan(1000);
+    expect(ignored.alerts).toEqual([]);
+    expect(await bench.json('GET', '/v0/projects/the-computer/alerts')).toHaveLength(2);
+
     // A private project is 404 to a stranger and 200 to a member.
     await bench.json('PATCH', '/v0/projects/the-computer', { token: bench.muriel, body: { visibility: 'private' } });
     expect((await bench.call('GET', '/v0/projects/the-computer/alerts', { token: bench.courage })).status).toBe(404);
