@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SIMPLE } from './support/fixtures.js';
+import { ADD, SIMPLE } from './support/fixtures.js';
 
 const BIN = fileURLToPath(new URL('../../cli/bin/atrium.mjs', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'atrium-provenance-cli-'));
@@ -38,10 +38,22 @@ describe('atrium provenance (the built CLI)', () => {
     expect(report.counts.nodes).toBeGreaterThanOrEqual(200);
   });
 
-  it('serve answers on /api/v4 and on each /<name>/api/v4 until SIGTERM', async () => {
+  it('serve answers on /api/v4 (the first source), on each /<name>/api/v4 and with ?profile= until SIGTERM', async () => {
     const child = spawn(
       process.execPath,
-      [BIN, 'provenance', 'serve', `simple=${SIMPLE}`, '--port', '0', '--data-dir', dir, '--log-level', 'warn'],
+      [
+        BIN,
+        'provenance',
+        'serve',
+        `simple=${SIMPLE}`,
+        `add=${ADD}`,
+        '--port',
+        '0',
+        '--data-dir',
+        dir,
+        '--log-level',
+        'warn',
+      ],
       { cwd: dir },
     );
     const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -60,6 +72,11 @@ describe('atrium provenance (the built CLI)', () => {
       };
       expect(named.data.total).toBe(10);
       expect((await fetch(`${base}/api/v4/server`)).status).toBe(200);
+      const total = async (path: string) =>
+        ((await (await fetch(`${base}${path}`)).json()) as { data: { total: number } }).data.total;
+      expect(await total('/add/api/v4/nodes/statistics')).toBe(7);
+      expect(await total('/api/v4/nodes/statistics')).toBe(10);
+      expect(await total('/api/v4/nodes/statistics?profile=add')).toBe(7);
     } finally {
       child.kill('SIGTERM');
     }
