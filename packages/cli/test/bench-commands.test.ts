@@ -99,8 +99,76 @@ describe('atrium bench commands against a live bench server', () => {
     const keyed = json(await cli([...base, ...bmfCommand(11)], { env: { ATRIUM_BENCH_KEY: key.key } }));
     expect(keyed.user).toBeNull();
     expect(json(await cli(['project', 'key', 'ls', 'keyed']))).toHaveLength(1);
+    expect(json(await cli(['project', 'key', 'view', 'keyed', key.uuid])).name).toBe('ci');
+    expect(json(await cli(['project', 'key', 'update', 'keyed', key.uuid, '--name', 'ci-2'])).name).toBe('ci-2');
+    expect((await cli(['project', 'key', 'revoke', 'keyed', key.uuid])).code).toBe(0);
+    const revoked = await cli([...base, ...bmfCommand(12)], { env: { ATRIUM_BENCH_KEY: key.key } });
+    expect(revoked.code).toBe(1);
+    expect(revoked.stderr).toMatch(/^atrium: POST \/v0\/run: 401 /m);
     expect(json(await cli(['user', 'key', 'list', 'muriel-bagge']))).toEqual(expect.any(Array));
     expect(json(await cli(['server', 'spec'])).openapi).toMatch(/^3\./);
+  });
+
+  it('lists, views, updates and deletes every dimension, organisation and project', { timeout: 60_000 }, async () => {
+    json(await cli(['org', 'create', '--name', 'Crud Org', '--slug', 'crud-org']));
+    json(await cli(['project', 'create', 'crud-org', '--name', 'Crud', '--slug', 'crud']));
+    const created = (
+      await Promise.all([
+        cli(['branch', 'create', 'crud', '--name', 'b1']),
+        cli(['testbed', 'create', 'crud', '--name', 't1']),
+        cli(['benchmark', 'create', 'crud', '--name', 'x1']),
+        cli(['measure', 'create', 'crud', '--name', 'm1', '--units', 'u']),
+      ])
+    ).map(json);
+    const kinds = ['branch', 'testbed', 'benchmark', 'measure'];
+    const updated = (
+      await Promise.all(
+        kinds.map((kind, i) =>
+          cli([kind, 'update', 'crud', created[i].uuid, '--name', `${kind}-renamed`, '--archive']),
+        ),
+      )
+    ).map(json);
+    updated.forEach((row, i) =>
+      expect(row).toMatchObject({ name: `${kinds[i]}-renamed`, archived: expect.any(String) }),
+    );
+    const [orgs, org, renamed, archivedBranches] = (
+      await Promise.all([
+        cli(['organization', 'list']),
+        cli(['organization', 'view', 'crud-org']),
+        cli(['organization', 'update', 'crud-org', '--name', 'Crud Org 2']),
+        cli(['branch', 'list', 'crud', '--archived']),
+      ])
+    ).map(json);
+    expect(orgs.map((o: { slug: string }) => o.slug)).toContain('crud-org');
+    expect(org.slug).toBe('crud-org');
+    expect(renamed.name).toBe('Crud Org 2');
+    expect(archivedBranches).toHaveLength(1);
+    const deleted = await Promise.all(kinds.map((kind, i) => cli([kind, 'delete', 'crud', created[i].uuid])));
+    expect(deleted.map((d) => [d.code, d.stdout])).toEqual(kinds.map(() => [0, '']));
+
+    const report = json(
+      await cli([
+        'report',
+        'create',
+        'crud',
+        '--branch',
+        'main',
+        '--testbed',
+        'ci',
+        '--start-time',
+        '2026-01-01T00:00:00Z',
+        '--end-time',
+        '2026-01-01T00:00:01Z',
+        '--results',
+        JSON.stringify({ a: { latency: { value: 1 } } }),
+        '--adapter',
+        'json',
+      ]),
+    );
+    expect(report).toMatchObject({ adapter: 'json', branch: { name: 'main' }, testbed: { name: 'ci' } });
+    expect((await cli(['project', 'delete', 'crud'])).code).toBe(0);
+    expect((await cli(['project', 'view', 'crud'])).code).toBe(1);
+    expect((await cli(['organization', 'delete', 'crud-org'])).code).toBe(0);
   });
 
   it('records --build-time and --file-size as their own measures', async () => {
