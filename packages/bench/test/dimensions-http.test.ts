@@ -106,6 +106,53 @@ describeEachDialect('bench branches, testbeds, benchmarks, measures and threshol
     });
     expect(missingStart.head.start_point).toBeNull();
     expect((await bench.call('DELETE', path('branches/main'), { token: bench.muriel })).status).toBe(409);
+
+    // The old head's metrics stay queryable through perf with `heads`.
+    const uuids = async (plural: string) =>
+      ((await bench.json('GET', path(plural))) as { uuid: string }[]).map((row) => row.uuid).join(',');
+    const dimensions = `testbeds=${await uuids('testbeds')}&benchmarks=${await uuids('benchmarks')}&measures=${await uuids('measures')}`;
+    const current = await bench.json('GET', path(`perf?branches=${feature.uuid}&${dimensions}`));
+    expect(current.results[0].metrics.map((metric: { metric: { value: number } }) => metric.metric.value)).toEqual([
+      10, 11,
+    ]);
+    const historical = await bench.json(
+      'GET',
+      path(`perf?branches=${feature.uuid}&heads=${feature.head.uuid}&${dimensions}`),
+    );
+    expect(historical.results[0].metrics.map((metric: { metric: { value: number } }) => metric.metric.value)).toEqual([
+      11, 99,
+    ]);
+    expect(historical.results[0].branch.head.uuid).toBe(feature.head.uuid);
+  });
+
+  it('applies report thresholds and resets the others of the branch and testbed', async () => {
+    const post = (second: number, thresholds: Record<string, unknown>) =>
+      bench.json('POST', path('reports'), {
+        token: bench.muriel,
+        body: {
+          branch: 'main',
+          testbed: 'localhost',
+          start_time: at(second),
+          end_time: at(second),
+          results: [bmf({ b: { latency: 1, throughput: 2 } })],
+          thresholds,
+        },
+      });
+    await post(0, {
+      models: {
+        latency: { test: 'static', upper_boundary: 10 },
+        throughput: { test: 'z', lower_boundary: 0.9 },
+      },
+    });
+    let thresholds = await bench.json('GET', path('thresholds'));
+    expect(thresholds.map((row: { model: { test: string } }) => row.model.test).sort()).toEqual(['static', 'z_score']);
+    await post(1, { models: { latency: { test: 'static', upper_boundary: 10 } }, reset: true });
+    thresholds = await bench.json('GET', path('thresholds'));
+    const byMeasure = Object.fromEntries(
+      thresholds.map((row: { measure: { slug: string }; model: unknown }) => [row.measure.slug, row.model]),
+    );
+    expect(byMeasure.latency).toMatchObject({ test: 'static', upper_boundary: 10 });
+    expect(byMeasure.throughput).toBeNull();
   });
 
   it('creates, validates, replaces, lists and deletes thresholds', async () => {
