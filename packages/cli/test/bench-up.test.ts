@@ -17,20 +17,23 @@ describe('atrium bench up / logs / down (process mode)', () => {
   it('starts a detached server with its own data, pid and log, follows the log, and stops it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'atrium-up-'));
     const data = join(dir, 'volume');
-    const up = await atriumBench([
-      'up',
-      'api',
-      '--dir',
-      dir,
-      '--api-port',
-      '0',
-      '--console-port',
-      '3999',
-      '--api-volume',
-      `${data}:/var/lib/bencher/data`,
-      '--api-env',
-      'ATRIUM_LOG_LEVEL=info',
-    ]);
+    const up = await atriumBench(
+      [
+        'up',
+        'api',
+        '--dir',
+        dir,
+        '--api-port',
+        '0',
+        '--console-port',
+        '3999',
+        '--api-volume',
+        `${data}:/var/lib/bencher/data`,
+        '--api-env',
+        'ATRIUM_LOG_LEVEL=info',
+      ],
+      { env: { ATRIUM_BENCH_HOST: 'http://127.0.0.1:1' } },
+    ); // the client's URL must not reach the server
     expect(up.code, up.stderr).toBe(0);
     const url = readFileSync(join(dir, 'api.url'), 'utf8').trim();
     const pid = Number(readFileSync(join(dir, 'api.pid'), 'utf8'));

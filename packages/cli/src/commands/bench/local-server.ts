@@ -87,9 +87,14 @@ export function envPairs(pairs: readonly string[]): Record<string, string> {
 /** The host side of `--api-volume HOST[:CONTAINER]`: the server's data directory. */
 export const volumeHost = (volume: string) => volume.split(':')[0] as string;
 
-/** The child's environment: ours without the client-side `ATRIUM_BENCH_*` settings, plus the server's. */
+/** The client's variables; `ATRIUM_BENCH_HOST` would otherwise be read by the server as its bind address. */
+const CLIENT_VARIABLES = new Set(
+  ['HOST', 'KEY', 'PROJECT', 'BRANCH', 'TESTBED', 'ADAPTER'].map((v) => `ATRIUM_BENCH_${v}`),
+);
+
+/** The child's environment: ours without the client's `ATRIUM_BENCH_*` variables, plus the server's. */
 function serverEnv(env: NodeJS.ProcessEnv, port: number, consolePort: number, extra: Record<string, string>) {
-  const inherited = Object.entries(env).filter(([key]) => !key.startsWith('ATRIUM_BENCH_'));
+  const inherited = Object.entries(env).filter(([key]) => !CLIENT_VARIABLES.has(key));
   return {
     ...Object.fromEntries(inherited),
     ATRIUM_BENCH_PORT: String(port),
