@@ -173,6 +173,8 @@ describeEachDialect('POST /api/v4/querybuilder on export_main_0001_simple.aiida'
     expect(await ids({ attributes: { has_key: 'mesh' } })).toEqual([28264]);
     expect(await ids({ 'attributes.mesh': { of_length: 3 } })).toEqual([28264]);
     expect(await ids({ 'attributes.mesh': { contains: [2] } })).toEqual([28264]);
+    expect(await ids({ 'attributes.mesh': { contains: [3] } })).toEqual([]);
+    expect(await ids({ 'attributes.retrieve_list': { contains: ['aiida.out'] } })).toEqual([28266]);
     expect(await ids({ 'attributes.remote_path': { of_type: 'string' } })).toEqual([28267]);
     expect(await ids({ 'attributes.number_of_atoms': { in: [5, 6] } })).toEqual([28269]);
     expect(await ids({ id: { in: [837, 28270] }, ctime: { '<': '2015-01-01T00:00:00' } })).toEqual([837]);

@@ -105,7 +105,8 @@ function jsonCondition(alias: string, field: FieldRef, op: string, value: unknow
       return sql`(${sql.join(
         items.map(
           (item) =>
-            sql`exists (select 1 from json_each(${column}, ${path}) where json_quote(value) = json_quote(json(${JSON.stringify(item)})) or value = ${item as string})`,
+            // json_each yields SQL values: numbers and text as such, JSON booleans as 1/0.
+            sql`exists (select 1 from json_each(${column}, ${path}) where value = ${typeof item === 'boolean' ? Number(item) : (item as string | number)})`,
         ),
         sql` and `,
       )})`;
