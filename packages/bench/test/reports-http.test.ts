@@ -167,5 +167,17 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     });
     expect(ci.status).toBe(400);
     expect(((await ci.json()) as { message: string }).message).toContain('--ci-on-the-fly');
+
+    const idempotent = {
+      project: 'the-computer',
+      idempotency_key: crypto.randomUUID(),
+      start_time: at(5),
+      end_time: at(6),
+      results: [bmf({ b: { latency: 2 } })],
+    };
+    const once = await bench.json('POST', '/v0/run', { token: bench.muriel, body: idempotent });
+    const twice = await bench.json('POST', '/v0/run', { token: bench.muriel, body: idempotent });
+    expect(twice.uuid).toBe(once.uuid);
+    expect(await bench.json('GET', '/v0/projects/the-computer/reports?branch=main')).toHaveLength(1);
   });
 });

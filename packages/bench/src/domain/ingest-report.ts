@@ -264,6 +264,8 @@ export interface IngestInput {
   project: Project;
   userUuid: string | null;
   report: NewReport;
+  /** A run's idempotency key: stored with the report (unique per project). */
+  idempotencyKey?: string | undefined;
   /** Daily limits per project (`plus.rateLimiting`); none when absent. */
   limits?: { reportsPerDay: number; metricsPerDay: number } | undefined;
   now?: number;
@@ -321,6 +323,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<{ report
       start_time: startTime,
       end_time: endTime,
       created: now,
+      idempotency_key: input.idempotencyKey ?? null,
     });
     const context: IterationContext = {
       db: trx,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ingestReport } from '../domain/ingest-report.js';
 import type { NewReport } from '../domain/new-report.js';
 import { metricDetails } from '../storage/metric-details.js';
-import { deleteReport, findReport, listReports } from '../storage/reports.js';
+import { deleteReport, findReport, findReportByIdempotencyKey, listReports } from '../storage/reports.js';
 import { UnknownDimensionError } from '../storage/resolve-dimensions.js';
 import type { Db, Project } from '../storage/types.js';
 import { findUserByUuid } from '../storage/users.js';
@@ -71,8 +71,11 @@ export async function createReport(
   project: Project,
   userUuid: string | null,
   report: NewReport,
+  idempotencyKey?: string,
 ): Promise<unknown> {
   const { db } = context.database;
+  const earlier = idempotencyKey ? await findReportByIdempotencyKey(db, project.uuid, idempotencyKey) : undefined;
+  if (earlier) return (await renderReports(db, project, [earlier], true))[0];
   let created: { reportUuid: string };
   try {
     const limits = context.config.plus.rateLimiting;
@@ -80,6 +83,7 @@ export async function createReport(
       project,
       userUuid,
       report,
+      idempotencyKey,
       limits: { reportsPerDay: limits.resourcesPerDay, metricsPerDay: limits.metricsPerDay },
     });
   } catch (error) {

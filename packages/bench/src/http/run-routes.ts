@@ -19,6 +19,7 @@ type RunBody = Omit<NewReport, 'branch' | 'testbed'> & {
   branch?: string | null;
   testbed?: string | null;
   context?: RunContext | null;
+  idempotency_key?: string | null;
 };
 
 const runSchema = {
@@ -99,14 +100,14 @@ export function registerRunRoutes(app: FastifyInstance, context: BenchContext): 
       project = await createOnTheFly(context, actor, onTheFly?.name ?? lookup, onTheFly?.slug ?? lookup);
     }
     const defaults = runDefaults(body, runContext);
-    const { project: _project, context: _context, ...report } = body as RunBody & { idempotency_key?: unknown };
-    delete (report as { idempotency_key?: unknown }).idempotency_key;
-    const json = await createReport(context, project, actorUserUuid(actor), {
-      ...report,
-      branch: defaults.branch,
-      testbed: defaults.testbed,
-      hash: defaults.hash ?? null,
-    });
+    const { project: _project, context: _context, idempotency_key: idempotencyKey, ...report } = body;
+    const json = await createReport(
+      context,
+      project,
+      actorUserUuid(actor),
+      { ...report, branch: defaults.branch, testbed: defaults.testbed, hash: defaults.hash ?? null },
+      idempotencyKey?.toLowerCase() ?? undefined,
+    );
     return reply.code(201).send(json);
   });
 }

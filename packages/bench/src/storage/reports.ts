@@ -11,6 +11,14 @@ export const findReport = (db: Db, projectUuid: string, uuid: string) =>
     .where('uuid', '=', uuid)
     .executeTakeFirst();
 
+export const findReportByIdempotencyKey = (db: Db, projectUuid: string, key: string) =>
+  db
+    .selectFrom('report')
+    .selectAll()
+    .where('project_uuid', '=', projectUuid)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+
 export interface ReportFilter {
   projectUuid: string;
   archived: boolean;

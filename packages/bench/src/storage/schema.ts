@@ -139,6 +139,8 @@ export interface ReportTable {
   start_time: number;
   end_time: number;
   created: number;
+  /** A run's idempotency key (unique per project), when it sent one. */
+  idempotency_key: string | null;
 }
 
 export interface ReportBenchmarkTable {

@@ -1,6 +1,8 @@
 import type { Migrations } from '@atrium/core';
 import { schemaMigration } from './0001_schema.js';
+import { reportIdempotencyMigration } from './0002_report_idempotency.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
+  '0002_report_idempotency': reportIdempotencyMigration,
 };
