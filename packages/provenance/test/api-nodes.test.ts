@@ -151,6 +151,7 @@ describeEachDialect('nodes endpoints over HTTP on export_main_0001_simple.aiida'
       { sent_no_of_incomings: 1, sent_no_of_outgoings: 2, total_no_of_incomings: 4, total_no_of_outgoings: 4 },
     ]);
     expect(tree.body.data.nodes[0]).toMatchObject({ id: 28266, node_label: 'Test QE pw.x' });
+    expect(tree.body.data.nodes[0].incoming[0]).toMatchObject({ description: 'pw.x@bellatrix', link_label: 'code' });
     expect(tree.response.headers.get('x-total-count')).toBe('0');
     const kpTree = await get(`/nodes/${KPOINTS}/links/tree`);
     expect(kpTree.body.data.nodes[0].description).toBe('Kpoints mesh: 2x2x2 (+0.0,0.0,0.0)');

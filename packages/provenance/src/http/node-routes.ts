@@ -1,6 +1,7 @@
 import { HttpError } from '@atrium/core';
 import type { Row } from '../storage/aiida/entities.js';
 import {
+  computerLabels,
   countNodesByDay,
   countNodeTypes,
   getNodeById,
@@ -148,11 +149,12 @@ export const linksHandler =
     });
   };
 
-function treeRecord(row: Row): Row {
+function treeRecord(row: Row, computers: Map<number, string>): Row {
   const attributes = (row.attributes ?? {}) as Record<string, unknown>;
+  const computer = computers.get(row.dbcomputer_id as number);
   const record: Row = {
     ctime: row.ctime,
-    description: treeDescription(row.node_type as string, attributes, row.label as string),
+    description: treeDescription(row.node_type as string, attributes, row.label as string, computer),
     id: row.id,
     mtime: row.mtime,
     node_label: row.label,
@@ -166,7 +168,7 @@ function treeRecord(row: Row): Row {
   return record;
 }
 
-const TREE_COLUMNS = ['id', 'uuid', 'node_type', 'label', 'ctime', 'mtime', 'attributes'];
+const TREE_COLUMNS = ['id', 'uuid', 'node_type', 'label', 'ctime', 'mtime', 'attributes', 'dbcomputer_id'];
 
 export const treeHandler: Handler = async (call) => {
   const params = queryParams(call);
@@ -178,7 +180,12 @@ export const treeHandler: Handler = async (call) => {
   const everything = { where: { and: [] }, orderby: [{ column: 'id', descending: false }] };
   const side = (direction: LinkDirection, limit: number | undefined) =>
     listLinks(store, node.id, direction, TREE_COLUMNS, everything, () => ({ limit }));
-  const [incoming, outgoing] = await Promise.all([side('incoming', params.inLimit), side('outgoing', params.outLimit)]);
+  const [incoming, outgoing, computers] = await Promise.all([
+    side('incoming', params.inLimit),
+    side('outgoing', params.outLimit),
+    computerLabels(store),
+  ]);
+  const record = (row: Row) => treeRecord(row, computers);
   const data = {
     metadata: [
       {
@@ -190,9 +197,9 @@ export const treeHandler: Handler = async (call) => {
     ],
     nodes: [
       {
-        ...treeRecord(node as unknown as Row),
-        incoming: incoming.rows.map(treeRecord),
-        outgoing: outgoing.rows.map(treeRecord),
+        ...record(node as unknown as Row),
+        incoming: incoming.rows.map(record),
+        outgoing: outgoing.rows.map(record),
       },
     ],
   };

@@ -46,7 +46,7 @@ export function derivedProperties(nodeType: string, attributes: Json): Json {
 }
 
 /** `node.get_description()` as shown in `links/tree` (not the description column). */
-export function treeDescription(nodeType: string, attributes: Json, label: string): string {
+export function treeDescription(nodeType: string, attributes: Json, label: string, computer?: string): string {
   switch (classNameOf(nodeType)) {
     case 'StructureData':
       return hillFormula(structureOf(attributes));
@@ -62,7 +62,7 @@ export function treeDescription(nodeType: string, attributes: Json, label: strin
     case 'CalcJobNode':
       return typeof attributes.state === 'string' ? attributes.state : '';
     case 'Code':
-      return label;
+      return computer ? `${label}@${computer}` : label;
     default:
       return '';
   }

@@ -154,3 +154,11 @@ export async function findNodeByPk(store: AiidaStore, id: number): Promise<Row |
 export function countNodes(store: AiidaStore): Promise<number> {
   return memoCount(store, sql<{ n: number }>`select count(*) as n from db_dbnode as e where 1 = 1`);
 }
+
+/** Computer labels by id (a handful of rows; memoised like the other aggregates). */
+export function computerLabels(store: AiidaStore): Promise<Map<number, string>> {
+  return store.memo.get('computer-labels', async () => {
+    const { rows } = await sql<{ id: number; label: string }>`select id, label from db_dbcomputer`.execute(store.db);
+    return new Map(rows.map((r) => [Number(r.id), r.label]));
+  });
+}
