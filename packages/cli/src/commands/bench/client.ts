@@ -8,6 +8,7 @@ import { strictMismatch } from './strict.js';
 
 /** The Bencher API version this client speaks. */
 export const CLIENT_API_VERSION = '0.6.12';
+const VERSION_PATH = '/v0/server/version';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -121,32 +122,28 @@ export class BenchClient {
   /** Sends `request` (after the version check) and returns its parsed JSON body (undefined for 204). */
   async send<T = unknown>(request: ApiRequest): Promise<T> {
     if (request.auth) this.requireCredential();
-    await this.checkVersion();
-    const path = expandPath(request.path, request.params) + queryString(request.query);
-    const label = `${request.method} ${path}`;
-    const response = await this.withRetries(label, () => this.exchange(request.method, path, request.body));
-    if (response.status >= 400) throw this.apiError(label, response);
-    return this.parse(label, response.text, `${request.method} ${request.path}`) as T;
+    if (request.path !== VERSION_PATH) await this.checkVersion();
+    return (await this.exchangeParsed(request)) as T;
   }
 
   /** `GET /v0/server/version` once per process; a mismatch only warns. */
   checkVersion(): Promise<void> {
-    this.versionChecked ??= (async () => {
-      const response = await this.withRetries('GET /v0/server/version', () =>
-        this.exchange('GET', '/v0/server/version', undefined),
-      );
-      if (response.status >= 400) throw this.apiError('GET /v0/server/version', response);
-      const version = (
-        this.parse('GET /v0/server/version', response.text, 'GET /v0/server/version') as {
-          version?: unknown;
-        }
-      ).version;
+    this.versionChecked ??= this.exchangeParsed({ method: 'GET', path: VERSION_PATH }).then((body) => {
+      const version = (body as { version?: unknown } | undefined)?.version;
       if (version !== CLIENT_API_VERSION) {
         this.versionMismatch = true;
         this.warn(`warning: the server speaks API version ${String(version)}, this client ${CLIENT_API_VERSION}`);
       }
-    })();
+    });
     return this.versionChecked;
+  }
+
+  private async exchangeParsed(request: ApiRequest): Promise<unknown> {
+    const path = expandPath(request.path, request.params) + queryString(request.query);
+    const label = `${request.method} ${path}`;
+    const response = await this.withRetries(label, () => this.exchange(request.method, path, request.body));
+    if (response.status >= 400) throw this.apiError(label, response);
+    return this.parse(label, response.text, `${request.method} ${request.path}`);
   }
 
   private parse(label: string, text: string, operation: string): unknown {
