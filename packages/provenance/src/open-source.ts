@@ -15,14 +15,21 @@ export async function openSource(config: SourceConfig, cacheRoot: string): Promi
   if (/^postgres(ql)?:\/\//.test(config.location)) {
     const store = openAiidaPostgres(config.location);
     const objects = config.repository ? diskObjectStore(config.repository) : emptyObjectStore;
-    return { name: config.name, store, objects, close: () => store.close() };
+    const close = async () => {
+      objects.close?.();
+      await store.close();
+    };
+    return { name: config.name, store, objects, close };
   }
   const archive = await openArchive(config.location, cacheRoot);
   return {
     name: config.name,
     store: archive.store,
     objects: archive.objects,
-    close: () => archive.store.close(),
+    close: async () => {
+      archive.objects.close?.();
+      await archive.store.close();
+    },
     archive: { path: archive.path, sha256: archive.sha256, formatVersion: archive.metadata.export_version },
   };
 }

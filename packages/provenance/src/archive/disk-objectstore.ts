@@ -47,5 +47,6 @@ export function diskObjectStore(container: string): ObjectStore {
       });
       return packed.compressed ? pipeline(raw, createInflate(), () => undefined) : raw;
     },
+    close: () => index?.close(),
   };
 }

@@ -6,6 +6,7 @@ export interface ObjectStore {
   has(key: string): boolean;
   size(key: string): number | undefined;
   open(key: string): Promise<Readable>;
+  close?(): void;
 }
 
 /** The `repo/<key>` members of a current-format archive, streamed from the zip on demand. */
