@@ -157,6 +157,11 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     expect(fresh.project.slug).toBe('brand-new');
     expect(fresh.branch.name).toBe('main');
     expect(fresh.testbed.name).toBe('localhost');
+    const again = { project: 'brand-new', start_time: at(1), end_time: at(2), results: [bmf({ b: { latency: 1 } })] };
+    expect((await bench.call('POST', '/v0/run', { body: again })).status).toBe(201);
+    expect((await bench.call('POST', '/v0/run', { token: bench.courage, body: again })).status).toBe(201);
+    expect((await bench.call('POST', '/v0/run', { body: again })).status).toBe(401);
+    expect((await bench.call('DELETE', '/v0/projects/brand-new', { token: bench.courage })).status).toBe(204);
     const ci = await bench.call('POST', '/v0/run', {
       body: {
         start_time: at(0),

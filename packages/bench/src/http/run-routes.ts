@@ -3,7 +3,7 @@ import { HttpError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import type { NewReport } from '../domain/new-report.js';
 import { ciForbidsOnTheFly, onTheFlyProject, type RunContext, runDefaults } from '../domain/run-context.js';
-import { createOrganization } from '../storage/organizations.js';
+import { claimOrganization, createOrganization, isClaimed } from '../storage/organizations.js';
 import { createProject, findProject } from '../storage/projects.js';
 import type { Project } from '../storage/types.js';
 import { isSlug, isUuid, parseResourceId } from '../wire/slug.js';
@@ -90,7 +90,16 @@ export function registerRunRoutes(app: FastifyInstance, context: BenchContext): 
     const lookup = projectId ?? (onTheFly as { slug: string }).slug;
     let project: Project;
     const existing = await findProject(context.database.db, parseResourceId(lookup));
-    if (existing) {
+    if (
+      existing &&
+      !(await isClaimed(context.database.db, existing.organization_uuid)) &&
+      actor.kind !== 'project_key'
+    ) {
+      // Anyone may report to an unclaimed project; the first signed-in user to do so claims it.
+      if (actor.kind === 'user')
+        await claimOrganization(context.database.db, existing.organization_uuid, actor.user.uuid);
+      project = existing;
+    } else if (existing) {
       project = (await projectFor(context, request, lookup, 'create')).project;
     } else {
       if (projectId !== undefined && (isUuid(projectId) || !isSlug(projectId))) throw notFound('Project', projectId);

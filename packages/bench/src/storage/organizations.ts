@@ -105,3 +105,20 @@ export async function deleteProjectRow(db: Db, uuid: string, now = Date.now()): 
     .where('uuid', '=', uuid)
     .execute();
 }
+
+/** An organisation nobody belongs to yet (made by an anonymous run) is unclaimed. */
+export async function isClaimed(db: Db, organizationUuid: string): Promise<boolean> {
+  const member = await db
+    .selectFrom('organization_role')
+    .select('user_uuid')
+    .where('organization_uuid', '=', organizationUuid)
+    .executeTakeFirst();
+  return member !== undefined;
+}
+
+export async function claimOrganization(db: Db, organizationUuid: string, userUuid: string, now = Date.now()) {
+  await db
+    .insertInto('organization_role')
+    .values({ organization_uuid: organizationUuid, user_uuid: userUuid, role: 'leader', created: now })
+    .execute();
+}
