@@ -8,6 +8,7 @@ import { registerBearerAuth } from './http/auth.js';
 import { registerChatRoutes } from './http/chat-routes.js';
 import { registerEmbeddingRoutes } from './http/embedding-routes.js';
 import { formatInferenceError } from './http/errors.js';
+import { registerMessagesRoutes } from './http/messages-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
 import { openInferenceDatabase } from './storage/open.js';
 
@@ -35,5 +36,6 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
   registerModelRoutes(app, catalogue.list, config.ownedBy);
   registerChatRoutes(app, catalogue, new Set(config.media.allowedHosts));
   registerEmbeddingRoutes(app, catalogue);
+  registerMessagesRoutes(app, catalogue, new Set(config.media.allowedHosts));
   return app;
 }

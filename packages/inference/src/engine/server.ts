@@ -4,6 +4,7 @@ import { handleChat } from './chat-handler.js';
 import { handleEmbeddings } from './embeddings-handler.js';
 import { EngineHttpError, readJson, sendError, sendJson } from './http-io.js';
 import type { LlamaRuntime } from './runtime.js';
+import { handleTokenize } from './tokenize-handler.js';
 
 /** Ends a stream that already sent its 200 with an in-band error, as vLLM does. */
 function endStreamWithError(response: ServerResponse, message: string): void {
@@ -36,13 +37,15 @@ async function route(
   if (request.method === 'POST' && path === '/v1/embeddings') {
     return handleEmbeddings(runtime, modelName, await readJson(request), response);
   }
+  if (request.method === 'POST' && path === '/tokenize')
+    return handleTokenize(runtime, await readJson(request), response);
   throw new EngineHttpError(404, `no route for ${request.method} ${path}`);
 }
 
 /**
  * The engine's OpenAI-compatible HTTP server (the subset of vLLM's API the gateway uses: `/health`,
- * `/v1/models`, `/v1/chat/completions`, `/v1/embeddings`). Generation stops when the client disconnects.
- * It never logs requests: prompts stay in memory.
+ * `/v1/models`, `/v1/chat/completions`, `/v1/embeddings`, `/tokenize`). Generation stops when the client
+ * disconnects. It never logs requests: prompts stay in memory.
  */
 export function createEngineServer(runtime: LlamaRuntime, modelName: string): Server {
   return createServer((request, response) => {

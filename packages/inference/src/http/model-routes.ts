@@ -1,15 +1,29 @@
 import { HttpError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
+import { anthropicModelPage, type ModelPageQuery, toAnthropicModel, wantsAnthropicShape } from '../anthropic/models.js';
 import type { ModelConfig } from '../config.js';
 import { toModelObject } from '../wire/models.js';
 
 export const modelNotFound = (id: string) =>
   new HttpError(404, 'model_not_found', `The model \`${id}\` does not exist or you do not have access to it.`, 'model');
 
+const modelPageQuerySchema = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 1000 },
+    after_id: { type: 'string' },
+    before_id: { type: 'string' },
+  },
+} as const;
+
 export function registerModelRoutes(app: FastifyInstance, models: readonly ModelConfig[], ownedBy: string): void {
   const objects = new Map(models.map((m) => [m.id, JSON.stringify(toModelObject(m, ownedBy))]));
   const list = `{"object":"list","data":[${[...objects.values()].join(',')}]}`;
-  app.get('/v1/models', (_request, reply) => {
+  const anthropicModels = models.map(toAnthropicModel);
+  app.get('/v1/models', { schema: { querystring: modelPageQuerySchema } }, (request, reply) => {
+    if (wantsAnthropicShape(request.headers)) {
+      return reply.send(anthropicModelPage(anthropicModels, request.query as ModelPageQuery));
+    }
     reply.type('application/json').send(list);
   });
   // Model ids contain a slash (`vendor/name`), hence the wildcard.
@@ -17,6 +31,7 @@ export function registerModelRoutes(app: FastifyInstance, models: readonly Model
     const id = (request.params as { '*': string })['*'];
     const object = objects.get(id);
     if (!object) throw modelNotFound(id);
+    if (wantsAnthropicShape(request.headers)) return reply.send(anthropicModels.find((m) => m.id === id));
     reply.type('application/json').send(object);
   });
 }

@@ -3,7 +3,6 @@ import { StringDecoder } from 'node:string_decoder';
 import { HttpError } from '@atrium/core';
 import type { FastifyReply } from 'fastify';
 import { clientClosed, type UpstreamResponse } from '../router/upstream-group.js';
-import type { SseRelay } from '../wire/sse-relay.js';
 import { upstreamError } from '../wire/upstream-errors.js';
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -41,13 +40,22 @@ export async function throwUpstreamError(response: UpstreamResponse): Promise<ne
 const STREAM_FAILED =
   'data: {"error":{"message":"the model server stopped responding mid-stream","type":"server_error","param":null,"code":"upstream_error"}}\n\ndata: [DONE]\n\n';
 
+/** Turns upstream SSE text into the client's stream (the OpenAI relay, or the Anthropic translation). */
+export interface StreamRelay {
+  push(text: string): string;
+  /** Written when the upstream body ends. */
+  readonly incomplete: string;
+  /** Written when the upstream body breaks off; default: OpenAI's in-band error and `[DONE]`. */
+  readonly broken?: string;
+}
+
 /**
  * Writes the client's SSE response straight to the socket: upstream events through the relay, with
  * backpressure; if the upstream breaks off after the 200 was sent, an in-band error event and `[DONE]`, as
  * the OpenAI SDK expects. When the client goes away, the upstream body is destroyed (and its request with it).
  * Fastify's onResponse hooks (metrics, access log) still run for a hijacked reply.
  */
-export function relayStream(reply: FastifyReply, response: UpstreamResponse, relay: SseRelay): void {
+export function relayStream(reply: FastifyReply, response: UpstreamResponse, relay: StreamRelay): void {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -66,7 +74,7 @@ export function relayStream(reply: FastifyReply, response: UpstreamResponse, rel
   });
   body.once('end', () => raw.end(relay.incomplete || undefined));
   body.once('error', () => {
-    if (!raw.writableEnded) raw.end(STREAM_FAILED);
+    if (!raw.writableEnded) raw.end(relay.broken ?? STREAM_FAILED);
   });
   raw.once('close', () => body.destroy());
 }

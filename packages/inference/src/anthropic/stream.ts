@@ -1,0 +1,231 @@
+import { anthropicErrorEvent } from './errors.js';
+import { type AnthropicUsage, newMessageId, stopReasonOf, THINKING_SIGNATURE, usageOf } from './from-openai.js';
+
+type Json = Record<string, unknown>;
+
+interface ToolCall {
+  id: string;
+  name: string;
+  /** Argument fragments not yet sent (the call's block is not open yet). */
+  args: string;
+  sent: boolean;
+}
+
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
+const MESSAGE_STOP = 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+const UPSTREAM_BROKE = 'the model server stopped responding mid-stream';
+
+const blockDelta = (index: number, delta: string) =>
+  `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":${delta}}\n\n`;
+
+const toolUseBlock = (tool: ToolCall) =>
+  `{"type":"tool_use","id":${JSON.stringify(tool.id)},"name":${JSON.stringify(tool.name)},"input":{}}`;
+
+export interface AnthropicStreamOptions {
+  /** The public model id the client asked for. */
+  model: string;
+  stopSequences: readonly string[] | undefined;
+  /** `input_tokens` for `message_start` if the upstream's first chunk carries no usage. */
+  estimatedInputTokens: number;
+}
+
+/**
+ * Translates an upstream OpenAI chat SSE stream (usage always requested, running) into Anthropic's event
+ * sequence, as the SDK's MessageStream enforces it: `message_start`, then per block `content_block_start`
+ * (the first followed by a `ping`), deltas and `content_block_stop` (a thinking block gets one
+ * `signature_delta` first), then `message_delta` with cumulative usage and `message_stop`. Blocks are never
+ * reopened: a tool call that starts while another is open has its arguments buffered and is sent whole after.
+ * An upstream error, or an upstream that ends without `[DONE]`, becomes an `error` event.
+ */
+export class AnthropicStream {
+  private pending = '';
+  private started = false;
+  private done = false;
+  private blocks = 0;
+  private open: 'text' | 'thinking' | 'tool' | undefined;
+  private openTool: ToolCall | undefined;
+  private readonly tools = new Map<number, ToolCall>();
+  private finishReason: unknown = null;
+  private matchedStop: unknown = null;
+  private lastUsage: unknown;
+  readonly id = newMessageId();
+
+  constructor(private readonly options: AnthropicStreamOptions) {}
+
+  /** The latest usage the upstream reported (running totals), for accounting even when the client left early. */
+  get usage(): AnthropicUsage {
+    return usageOf(this.lastUsage);
+  }
+
+  /** Feeds decoded upstream text; returns the Anthropic events to write ('' when nothing is complete yet). */
+  push(text: string): string {
+    this.pending += text;
+    let out = '';
+    let start = 0;
+    for (let end = this.pending.indexOf('\n\n'); end !== -1; end = this.pending.indexOf('\n\n', start)) {
+      out += this.event(this.pending.slice(start, end));
+      start = end + 2;
+    }
+    if (start > 0) this.pending = this.pending.slice(start);
+    return out;
+  }
+
+  /** What to write when the upstream body has ended: an unterminated last event, or an error if `[DONE]` never came. */
+  get incomplete(): string {
+    let out = this.pending.trim() === '' ? '' : this.event(this.pending);
+    this.pending = '';
+    if (!this.done) out += this.fail(UPSTREAM_BROKE);
+    return out;
+  }
+
+  /** What to write when the upstream connection breaks. */
+  get broken(): string {
+    return this.done ? '' : this.fail(UPSTREAM_BROKE);
+  }
+
+  private fail(message: string): string {
+    this.done = true;
+    return anthropicErrorEvent('api_error', message);
+  }
+
+  private event(raw: string): string {
+    if (this.done) return '';
+    const at = raw.startsWith('data:') ? 0 : raw.indexOf('\ndata:') + 1;
+    if (at === 0 && !raw.startsWith('data:')) return '';
+    const data = raw.slice(at + 5).trim();
+    if (data === '[DONE]') return this.finish();
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return '';
+    }
+    if (!isObject(chunk)) return '';
+    if (chunk.error !== undefined) return this.fail('the model server failed while generating');
+    return this.chunk(chunk);
+  }
+
+  private messageStart(): string {
+    this.started = true;
+    const usage = this.lastUsage === undefined ? undefined : this.usage;
+    const message = {
+      id: this.id,
+      type: 'message',
+      role: 'assistant',
+      content: [],
+      model: this.options.model,
+      stop_reason: null,
+      stop_sequence: null,
+      usage: {
+        input_tokens: usage?.input_tokens ?? this.options.estimatedInputTokens,
+        output_tokens: usage?.output_tokens ?? 0,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
+      },
+    };
+    return `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message })}\n\n`;
+  }
+
+  private chunk(chunk: Json): string {
+    if (chunk.usage != null) this.lastUsage = chunk.usage;
+    let out = this.started ? '' : this.messageStart();
+    const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+    if (!isObject(choice)) return out;
+    const delta = isObject(choice.delta) ? choice.delta : {};
+    const reasoning = delta.reasoning ?? delta.reasoning_content;
+    if (typeof reasoning === 'string' && reasoning !== '') {
+      if (this.open !== 'thinking')
+        out += this.startBlock('thinking', '{"type":"thinking","thinking":"","signature":""}');
+      out += blockDelta(this.blocks - 1, `{"type":"thinking_delta","thinking":${JSON.stringify(reasoning)}}`);
+    }
+    if (typeof delta.content === 'string' && delta.content !== '') {
+      if (this.open !== 'text') out += this.startBlock('text', '{"type":"text","text":""}');
+      out += blockDelta(this.blocks - 1, `{"type":"text_delta","text":${JSON.stringify(delta.content)}}`);
+    }
+    if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) out += this.toolCall(call);
+    if (choice.finish_reason != null) {
+      this.finishReason = choice.finish_reason;
+      this.matchedStop = choice.stop_reason;
+    }
+    return out;
+  }
+
+  private toolCall(call: unknown): string {
+    if (!isObject(call)) return '';
+    const index = typeof call.index === 'number' ? call.index : 0;
+    const fn = isObject(call.function) ? call.function : {};
+    const args = typeof fn.arguments === 'string' ? fn.arguments : '';
+    let tool = this.tools.get(index);
+    if (tool === undefined) {
+      if (typeof call.id !== 'string') return '';
+      tool = { id: call.id, name: typeof fn.name === 'string' ? fn.name : '', args: '', sent: false };
+      this.tools.set(index, tool);
+      if (this.open !== 'tool') return this.startTool(tool) + this.toolArgs(tool, args);
+    }
+    return this.toolArgs(tool, args);
+  }
+
+  private startTool(tool: ToolCall): string {
+    const out = this.startBlock('tool', toolUseBlock(tool));
+    this.openTool = tool;
+    tool.sent = true;
+    return out;
+  }
+
+  private toolArgs(tool: ToolCall, args: string): string {
+    if (args === '') return '';
+    if (tool !== this.openTool) {
+      tool.args += args;
+      return '';
+    }
+    return blockDelta(this.blocks - 1, `{"type":"input_json_delta","partial_json":${JSON.stringify(args)}}`);
+  }
+
+  private startBlock(kind: 'text' | 'thinking' | 'tool', contentBlock: string): string {
+    let out = this.closeBlock();
+    const index = this.blocks++;
+    this.open = kind;
+    out += `event: content_block_start\ndata: {"type":"content_block_start","index":${index},"content_block":${contentBlock}}\n\n`;
+    return index === 0 ? out + PING : out;
+  }
+
+  private closeBlock(): string {
+    if (this.open === undefined) return '';
+    const index = this.blocks - 1;
+    let out =
+      this.open === 'thinking'
+        ? blockDelta(index, `{"type":"signature_delta","signature":"${THINKING_SIGNATURE}"}`)
+        : '';
+    out += `event: content_block_stop\ndata: {"type":"content_block_stop","index":${index}}\n\n`;
+    this.open = undefined;
+    this.openTool = undefined;
+    return out;
+  }
+
+  private finish(): string {
+    let out = this.started ? '' : this.messageStart();
+    for (const tool of this.tools.values()) {
+      if (tool.sent) continue;
+      const args = tool.args;
+      tool.args = '';
+      out += this.startTool(tool) + this.toolArgs(tool, args);
+    }
+    out += this.closeBlock();
+    const usage = this.usage;
+    const stop = stopReasonOf(this.finishReason, this.matchedStop, this.options.stopSequences, this.tools.size > 0);
+    const messageDelta = {
+      type: 'message_delta',
+      delta: stop,
+      usage: {
+        input_tokens: this.lastUsage === undefined ? this.options.estimatedInputTokens : usage.input_tokens,
+        output_tokens: usage.output_tokens,
+        cache_read_input_tokens: usage.cache_read_input_tokens,
+      },
+    };
+    this.done = true;
+    return `${out}event: message_delta\ndata: ${JSON.stringify(messageDelta)}\n\n${MESSAGE_STOP}`;
+  }
+}

@@ -1,0 +1,161 @@
+import type { ChatMessage, ChatRequest, ContentPart } from '../wire/chat.js';
+import type {
+  ContentBlock,
+  CountTokensRequest,
+  ImageBlock,
+  MessageParam,
+  MessagesRequest,
+  TextBlock,
+  ToolChoice,
+  ToolResultBlock,
+} from './wire.js';
+
+/** Claude Code's per-request billing hash; dropped so it does not defeat prefix caching upstream. */
+const BILLING_HEADER = 'x-anthropic-billing-header';
+
+const imagePart = (block: ImageBlock): ContentPart => ({
+  type: 'image_url',
+  image_url: {
+    url:
+      block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : block.source.url,
+  },
+});
+
+/** A single text stays a string (every backend accepts it); anything else becomes OpenAI content parts. */
+function contentOf(parts: ContentPart[]): string | ContentPart[] {
+  if (parts.length === 1 && parts[0]?.type === 'text') return parts[0].text as string;
+  return parts;
+}
+
+function systemText(request: CountTokensRequest): string {
+  const segments: string[] = [];
+  const add = (content: string | readonly (TextBlock | ContentBlock)[]) => {
+    if (typeof content === 'string') {
+      if (content.length > 0) segments.push(content);
+      return;
+    }
+    for (const block of content) {
+      if (block.type === 'text' && !block.text.startsWith(BILLING_HEADER)) segments.push(block.text);
+    }
+  };
+  if (request.system !== undefined) add(request.system);
+  for (const message of request.messages) if (message.role === 'system') add(message.content);
+  return segments.join('\n\n');
+}
+
+function toolResultMessages(block: ToolResultBlock): ChatMessage[] {
+  const texts: string[] = [];
+  const images: ContentPart[] = [];
+  if (typeof block.content === 'string') texts.push(block.content);
+  else
+    for (const part of block.content ?? []) part.type === 'text' ? texts.push(part.text) : images.push(imagePart(part));
+  const text = texts.join('\n');
+  const tool: ChatMessage = {
+    role: 'tool',
+    tool_call_id: block.tool_use_id,
+    content: block.is_error ? `Error: ${text}` : text,
+  };
+  return images.length > 0 ? [tool, { role: 'user', content: images }] : [tool];
+}
+
+/** A user turn: its tool results first (each a `tool` message, in order), then its text and images. */
+function userMessages(content: string | ContentBlock[]): ChatMessage[] {
+  if (typeof content === 'string') return [{ role: 'user', content }];
+  const out: ChatMessage[] = [];
+  const parts: ContentPart[] = [];
+  for (const block of content) {
+    if (block.type === 'tool_result') out.push(...toolResultMessages(block));
+    else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
+    else if (block.type === 'image') parts.push(imagePart(block));
+  }
+  if (parts.length > 0) out.push({ role: 'user', content: contentOf(parts) });
+  return out;
+}
+
+/** An assistant turn: text as content, `tool_use` as tool calls, `thinking` as reasoning; redacted thinking dropped. */
+function assistantMessage(content: string | ContentBlock[]): ChatMessage {
+  if (typeof content === 'string') return { role: 'assistant', content };
+  let text = '';
+  let reasoning = '';
+  const toolCalls: unknown[] = [];
+  for (const block of content) {
+    if (block.type === 'text') text += block.text;
+    else if (block.type === 'thinking') reasoning += block.thinking;
+    else if (block.type === 'tool_use') {
+      toolCalls.push({
+        id: block.id,
+        type: 'function',
+        function: { name: block.name, arguments: JSON.stringify(block.input) },
+      });
+    }
+  }
+  const message: ChatMessage = { role: 'assistant', content: toolCalls.length > 0 && text === '' ? null : text };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  if (reasoning !== '') message.reasoning = reasoning;
+  return message;
+}
+
+function chatMessages(request: CountTokensRequest): ChatMessage[] {
+  const system = systemText(request);
+  const messages: ChatMessage[] = system === '' ? [] : [{ role: 'system', content: system }];
+  for (const message of request.messages as MessageParam[]) {
+    if (message.role === 'system') continue;
+    if (message.role === 'assistant') messages.push(assistantMessage(message.content));
+    else messages.push(...userMessages(message.content));
+  }
+  return messages;
+}
+
+function toolChoiceOf(choice: ToolChoice): unknown {
+  switch (choice.type) {
+    case 'any':
+      return 'required';
+    case 'tool':
+      return { type: 'function', function: { name: choice.name } };
+    default:
+      return choice.type;
+  }
+}
+
+/** The prompt part of the translation, shared by `/v1/messages` and `count_tokens`. */
+export function toChatPrompt(request: CountTokensRequest): ChatRequest {
+  const chat: ChatRequest = { model: request.model, messages: chatMessages(request) };
+  if (request.tools && request.tools.length > 0) {
+    chat.tools = request.tools.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
+    }));
+  }
+  const choice = request.tool_choice;
+  if (choice) {
+    chat.tool_choice = toolChoiceOf(choice);
+    if ('disable_parallel_tool_use' in choice && choice.disable_parallel_tool_use) chat.parallel_tool_calls = false;
+  }
+  const thinking = request.thinking;
+  if (thinking) {
+    chat.chat_template_kwargs = { enable_thinking: thinking.type !== 'disabled' };
+    if (thinking.type === 'enabled') chat.thinking_token_budget = thinking.budget_tokens;
+  }
+  return chat;
+}
+
+/** Anthropic request → OpenAI chat request (llm-gateway.md §2.8). Always one choice. */
+export function toChatRequest(request: MessagesRequest): ChatRequest {
+  const chat: ChatRequest = {
+    ...toChatPrompt(request),
+    max_tokens: request.max_tokens,
+    max_completion_tokens: request.max_tokens,
+  };
+  if (request.stop_sequences && request.stop_sequences.length > 0) chat.stop = request.stop_sequences;
+  if (request.temperature !== undefined) chat.temperature = request.temperature;
+  if (request.top_p !== undefined) chat.top_p = request.top_p;
+  if (request.top_k !== undefined) chat.top_k = request.top_k;
+  if (typeof request.metadata?.user_id === 'string') chat.user = request.metadata.user_id;
+  const output = request.output_config;
+  if (output?.effort !== undefined) chat.reasoning_effort = output.effort;
+  if (output?.format) {
+    chat.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: output.format.schema } };
+  }
+  if (request.stream === true) chat.stream = true;
+  return chat;
+}

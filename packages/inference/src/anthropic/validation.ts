@@ -1,0 +1,136 @@
+import { HttpError } from '@atrium/core';
+import type { ModelConfig } from '../config.js';
+import { isMediaUrlAllowed } from '../wire/content-parts.js';
+import type { CountTokensRequest, ImageSource } from './wire.js';
+
+/** Anthropic's own limit on one image (decoded bytes). */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const IMAGE_MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+const USER_BLOCKS = new Set(['text', 'image', 'tool_result']);
+const ASSISTANT_BLOCKS = new Set(['text', 'tool_use', 'thinking', 'redacted_thinking']);
+const TOOL_RESULT_BLOCKS = new Set(['text', 'image']);
+const AUDIO_OR_VIDEO = /audio|video/i;
+
+export interface ValidationContext {
+  model: ModelConfig;
+  allowedMediaHosts: ReadonlySet<string>;
+}
+
+type Block = Record<string, unknown> & { type: string };
+
+const refuse = (param: string, message: string, code = 'invalid_request') =>
+  new HttpError(400, code, `${param}: ${message}`, param);
+
+function requireString(block: Block, field: string, param: string): void {
+  if (typeof block[field] !== 'string') throw refuse(`${param}.${field}`, 'Field required (a string)');
+}
+
+function checkImage(block: Block, param: string, context: ValidationContext) {
+  const { model, allowedMediaHosts } = context;
+  if (!model.modalities.includes('image')) {
+    throw refuse(param, `model '${model.id}' does not accept image input`, 'unsupported_modality');
+  }
+  const source = block.source as Partial<ImageSource> | undefined;
+  const at = `${param}.source`;
+  if (source?.type === 'base64') {
+    if (typeof source.data !== 'string') throw refuse(`${at}.data`, 'Field required (a base64 string)');
+    if (!IMAGE_MEDIA_TYPES.has(String(source.media_type))) {
+      throw refuse(`${at}.media_type`, `must be one of ${[...IMAGE_MEDIA_TYPES].join(', ')}`);
+    }
+    const bytes = Math.floor((source.data.length * 3) / 4);
+    if (bytes > MAX_IMAGE_BYTES) {
+      throw refuse(`${at}.base64`, `image exceeds 5 MB maximum: ${bytes} bytes > ${MAX_IMAGE_BYTES} bytes`);
+    }
+  } else if (source?.type === 'url') {
+    if (typeof source.url !== 'string') throw refuse(`${at}.url`, 'Field required (a string)');
+    if (!isMediaUrlAllowed(source.url, allowedMediaHosts)) {
+      throw refuse(
+        `${at}.url`,
+        'only data: URLs, or http(s) URLs on the configured allowlist, are accepted',
+        'media_url_not_allowed',
+      );
+    }
+  } else {
+    throw refuse(`${at}.type`, "image sources are 'base64' or 'url' (file sources are not supported)");
+  }
+}
+
+function checkBlock(block: Block, allowed: ReadonlySet<string>, param: string, context: ValidationContext) {
+  const type = block.type;
+  if (AUDIO_OR_VIDEO.test(type)) {
+    throw refuse(
+      param,
+      `'${type}' blocks are not supported on /v1/messages: audio and video input is accepted on /v1/chat/completions only`,
+      'unsupported_modality',
+    );
+  }
+  if (!allowed.has(type)) {
+    throw refuse(`${param}.type`, `'${type}' is not allowed here (expected one of ${[...allowed].join(', ')})`);
+  }
+  switch (type) {
+    case 'text':
+      return requireString(block, 'text', param);
+    case 'image':
+      return checkImage(block, param, context);
+    case 'thinking':
+      return requireString(block, 'thinking', param);
+    case 'redacted_thinking':
+      return requireString(block, 'data', param);
+    case 'tool_use':
+      requireString(block, 'id', param);
+      requireString(block, 'name', param);
+      if (typeof block.input !== 'object' || block.input === null || Array.isArray(block.input)) {
+        throw refuse(`${param}.input`, 'Field required (an object)');
+      }
+      return;
+    case 'tool_result': {
+      requireString(block, 'tool_use_id', param);
+      const content = block.content;
+      if (content === undefined || typeof content === 'string') return;
+      if (!Array.isArray(content)) throw refuse(`${param}.content`, 'must be a string or an array of blocks');
+      return checkBlocks(content, TOOL_RESULT_BLOCKS, `${param}.content`, context);
+    }
+  }
+}
+
+function checkBlocks(blocks: unknown[], allowed: ReadonlySet<string>, param: string, context: ValidationContext) {
+  for (const [i, block] of blocks.entries()) {
+    const at = `${param}.${i}`;
+    if (typeof block !== 'object' || block === null || typeof (block as Block).type !== 'string') {
+      throw refuse(at, 'a content block needs a type');
+    }
+    checkBlock(block as Block, allowed, at, context);
+  }
+}
+
+function checkTools(request: CountTokensRequest): void {
+  for (const [i, tool] of (request.tools ?? []).entries()) {
+    const param = `tools.${i}`;
+    const type = (tool as { type?: unknown }).type;
+    if (type !== undefined && type !== 'custom') {
+      throw refuse(`${param}.type`, `server tool '${String(type)}' is not supported; only custom tools are`);
+    }
+    if (typeof tool.name !== 'string' || tool.name.length === 0) throw refuse(`${param}.name`, 'Field required');
+    if (typeof tool.input_schema !== 'object' || tool.input_schema === null) {
+      throw refuse(`${param}.input_schema`, 'Field required (a JSON schema object)');
+    }
+  }
+  const choice = request.tool_choice;
+  if (choice?.type === 'tool' && typeof choice.name !== 'string') throw refuse('tool_choice.name', 'Field required');
+}
+
+/**
+ * What the Messages API refuses before translation, with Anthropic-style parameter paths: content blocks of
+ * the wrong type for their role, audio and video (accepted on /v1/chat/completions only), images the model
+ * cannot see or that exceed 5 MB, media URLs off the allowlist, server tools.
+ */
+export function validateMessages(request: CountTokensRequest, context: ValidationContext): void {
+  if (Array.isArray(request.system)) checkBlocks(request.system, new Set(['text']), 'system', context);
+  for (const [m, message] of request.messages.entries()) {
+    if (typeof message.content === 'string') continue;
+    const allowed =
+      message.role === 'assistant' ? ASSISTANT_BLOCKS : message.role === 'system' ? new Set(['text']) : USER_BLOCKS;
+    checkBlocks(message.content, allowed, `messages.${m}.content`, context);
+  }
+  checkTools(request);
+}

@@ -1,0 +1,106 @@
+import { HttpError, normalizeError } from '@atrium/core';
+import type { FastifyInstance } from 'fastify';
+import { anthropicErrorBody, anthropicErrorHeaders } from '../anthropic/errors.js';
+import { toAnthropicMessage } from '../anthropic/from-openai.js';
+import { AnthropicStream } from '../anthropic/stream.js';
+import { toChatPrompt, toChatRequest } from '../anthropic/to-openai.js';
+import { validateMessages } from '../anthropic/validation.js';
+import {
+  type CountTokensRequest,
+  countTokensRequestSchema,
+  type MessagesRequest,
+  messagesRequestSchema,
+} from '../anthropic/wire.js';
+import type { Catalogue, ServedModel } from '../catalogue.js';
+import { estimatePromptTokens, validateChatRequest } from '../wire/chat-validation.js';
+import { toUpstreamChatBody } from '../wire/upstream-request.js';
+import { modelNotFound } from './model-routes.js';
+import { clientGone, readUpstreamJson, relayStream, throwUpstreamError } from './upstream-io.js';
+
+/**
+ * Anthropic's Messages API (`/v1/messages`, `/v1/messages/count_tokens`) translated onto the same upstreams as
+ * `/v1/chat/completions`, plus the `HEAD /` probe of Claude Code. The routes live in their own encapsulated
+ * plugin so that every error on them, authentication included, answers in Anthropic's envelope with a
+ * `request-id` header.
+ */
+export function registerMessagesRoutes(
+  app: FastifyInstance,
+  catalogue: Catalogue,
+  allowedMediaHosts: ReadonlySet<string>,
+): void {
+  const admit = (id: string): ServedModel => {
+    const served = catalogue.get(id);
+    if (!served) throw modelNotFound(id);
+    return served;
+  };
+
+  app.head('/', (_request, reply) => {
+    reply.code(200).send();
+  });
+
+  app.register(async (scope) => {
+    scope.addHook('onRequest', (request, reply, done) => {
+      reply.header('request-id', request.id);
+      done();
+    });
+    scope.setErrorHandler((error, request, reply) => {
+      const problem = normalizeError(error);
+      if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply
+        .code(problem.status)
+        .headers({ 'request-id': request.id, ...anthropicErrorHeaders(problem) })
+        .type('application/json')
+        .send(anthropicErrorBody(problem, request.id));
+    });
+
+    scope.post('/v1/messages', { schema: { body: messagesRequestSchema } }, async (request, reply) => {
+      const body = request.body as MessagesRequest;
+      const served = admit(body.model);
+      validateMessages(body, { model: served.config, allowedMediaHosts });
+      const chat = toChatRequest(body);
+      validateChatRequest(chat, served.config, allowedMediaHosts);
+      const signal = clientGone(reply);
+      const upstream = await served.group.dispatch({
+        path: '/v1/chat/completions',
+        body: toUpstreamChatBody(chat, served.upstreamName),
+        signal,
+      });
+      if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
+      if (body.stream !== true) {
+        const message = toAnthropicMessage(await readUpstreamJson(upstream, signal), body.model, body.stop_sequences);
+        return reply.type('application/json').send(JSON.stringify(message));
+      }
+      const stream = new AnthropicStream({
+        model: body.model,
+        stopSequences: body.stop_sequences,
+        estimatedInputTokens: estimatePromptTokens(chat),
+      });
+      relayStream(reply, upstream, stream);
+      return reply;
+    });
+
+    scope.post('/v1/messages/count_tokens', { schema: { body: countTokensRequestSchema } }, async (request, reply) => {
+      const body = request.body as CountTokensRequest;
+      const served = admit(body.model);
+      validateMessages(body, { model: served.config, allowedMediaHosts });
+      const { messages, tools, chat_template_kwargs } = toChatPrompt(body);
+      const signal = clientGone(reply);
+      const upstream = await served.group.dispatch({
+        path: '/tokenize',
+        body: JSON.stringify({
+          model: served.upstreamName,
+          messages,
+          tools,
+          chat_template_kwargs,
+          add_generation_prompt: true,
+        }),
+        signal,
+      });
+      if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
+      const { count } = (await readUpstreamJson(upstream, signal)) as { count?: unknown };
+      if (typeof count !== 'number')
+        throw new HttpError(502, 'upstream_error', 'the model server sent a broken response');
+      return reply.type('application/json').send(`{"input_tokens":${count}}`);
+    });
+  });
+}
