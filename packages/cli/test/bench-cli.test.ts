@@ -1,27 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { atriumBench, bmfCommand, json, type LiveBench, startLiveBench } from './bench-support.js';
+import { describe, expect, it } from 'vitest';
+import { bmfCommand, json, liveBenchSuite } from './bench-support.js';
 
 const bmf = (latency: number) => JSON.stringify({ 'tests::fib': { latency: { value: latency } } });
 const steady = (i: number) => 100 + ((i * 7) % 5) - 2;
 
 describe('atrium bench against a live bench server', () => {
-  let bench: LiveBench;
-  let env: Record<string, string>;
-  const target = ['--project', 'the-computer', '--branch', 'master', '--testbed', 'base'];
+  const suite = liveBenchSuite();
+  const { cli, run, target } = suite;
   const tTest = ['--threshold-measure', 'latency', '--threshold-test', 't_test', '--threshold-upper-boundary', '0.99'];
-
-  beforeAll(async () => {
-    bench = await startLiveBench();
-    env = { ATRIUM_BENCH_HOST: bench.base, ATRIUM_BENCH_KEY: bench.muriel };
-  });
-  afterAll(() => bench?.close());
-
-  const cli = (args: string[], extra: { env?: Record<string, string | undefined>; input?: string } = {}) =>
-    atriumBench(args, { ...extra, env: { ...env, ...extra.env } });
-  const run = (args: string[], extra: { env?: Record<string, string | undefined>; input?: string } = {}) =>
-    cli(['run', ...target, '--format', 'json', '--quiet', ...args], extra);
 
   it('runs the seed sequence: resources, runs until an alert fires, archive, lists and views', {
     timeout: 120_000,
@@ -45,7 +33,7 @@ describe('atrium bench against a live bench server', () => {
     expect(first.results[0][0].measures[0].threshold.model).toMatchObject({ test: 't_test', upper_boundary: 0.99 });
     for (let i = 1; i < 4; i++) expect(json(await run(bmfCommand(steady(i)))).alerts).toEqual([]);
     const files = [4, 5].map((i) => {
-      const file = join(bench.dir, `result-${i}.json`);
+      const file = join(suite.bench.dir, `result-${i}.json`);
       writeFileSync(file, bmf(steady(i)));
       return file;
     });

@@ -1,23 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { atriumBench, bmfCommand, json, type LiveBench, startLiveBench } from './bench-support.js';
+import { describe, expect, it } from 'vitest';
+import { atriumBench, bmfCommand, json, liveBenchSuite } from './bench-support.js';
 
 describe('atrium bench commands against a live bench server', () => {
-  let bench: LiveBench;
-  let env: Record<string, string>;
-  const target = ['--project', 'the-computer', '--branch', 'master', '--testbed', 'base'];
-
-  beforeAll(async () => {
-    bench = await startLiveBench();
-    env = { ATRIUM_BENCH_HOST: bench.base, ATRIUM_BENCH_KEY: bench.muriel };
-  });
-  afterAll(() => bench?.close());
-
-  const cli = (args: string[], extra: { env?: Record<string, string | undefined>; input?: string } = {}) =>
-    atriumBench(args, { ...extra, env: { ...env, ...extra.env } });
-  const run = (args: string[], extra: { env?: Record<string, string | undefined>; input?: string } = {}) =>
-    cli(['run', ...target, '--format', 'json', '--quiet', ...args], extra);
+  const suite = liveBenchSuite();
+  const { cli, run, target } = suite;
 
   it('manages thresholds, start points, reports and API keys with positional arguments', {
     timeout: 60_000,
@@ -128,9 +116,9 @@ describe('atrium bench commands against a live bench server', () => {
         ),
       )
     ).map(json);
-    updated.forEach((row, i) =>
-      expect(row).toMatchObject({ name: `${kinds[i]}-renamed`, archived: expect.any(String) }),
-    );
+    updated.forEach((row, i) => {
+      expect(row).toMatchObject({ name: `${kinds[i]}-renamed`, archived: expect.any(String) });
+    });
     const [orgs, org, renamed, archivedBranches] = (
       await Promise.all([
         cli(['organization', 'list']),
@@ -172,7 +160,7 @@ describe('atrium bench commands against a live bench server', () => {
   });
 
   it('records --build-time and --file-size as their own measures', async () => {
-    const file = join(bench.dir, 'artifact.bin');
+    const file = join(suite.bench.dir, 'artifact.bin');
     writeFileSync(file, Buffer.alloc(1234));
     const report = json(
       await run(['--build-time', '--file-size', file, '--exec', process.execPath, '-e', 'setTimeout(() => {}, 50)']),
@@ -220,13 +208,13 @@ describe('atrium bench commands against a live bench server', () => {
 
   it('creates a project on the fly for an anonymous run with --ci-on-the-fly, and accepts BENCHER_* variables', async () => {
     const anonymous = await atriumBench(['run', '--ci-on-the-fly', '--format', 'json', '--quiet', ...bmfCommand(5)], {
-      env: { BENCHER_HOST: bench.base, CI: 'true' },
+      env: { BENCHER_HOST: suite.bench.base, CI: 'true' },
     });
     const report = json(anonymous);
     expect(report.project.slug).toMatch(/^main-[0-9a-f]{7}-[0-9a-z]{13}$/);
     expect(report.branch.name).toBe('main');
 
-    const bencherEnv = { env: { BENCHER_HOST: bench.base, BENCHER_API_KEY: bench.muriel } };
+    const bencherEnv = { env: { BENCHER_HOST: suite.bench.base, BENCHER_API_KEY: suite.bench.muriel } };
     const strict = await atriumBench(['project', 'view', report.project.slug, '--strict'], bencherEnv);
     expect(strict.code, strict.stderr).toBe(0);
     const html = await atriumBench(

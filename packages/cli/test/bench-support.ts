@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { benchConfigSchema, buildBenchApp, createUser, mintJwt, openBenchDatabase } from '@atrium/bench';
 import { listen, silentLogger } from '@atrium/core/testing';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { ATRIUM_BIN, cliEnv, type Finished } from './run-cli.js';
 
 const SECRET = 'DO_NOT_USE_THIS_IN_PRODUCTION';
@@ -68,3 +69,28 @@ export const bmfCommand = (latency: number) => [
   '-e',
   `console.log(JSON.stringify({"tests::fib":{latency:{value:${latency}}}}))`,
 ];
+
+type CliOptions = { env?: Record<string, string | undefined>; input?: string };
+
+/**
+ * A live server for the enclosing `describe` (started in beforeAll, closed in afterAll), with `cli` running
+ * `atrium bench` as Muriel against it and `run` submitting to the-computer/master/base as JSON.
+ */
+export function liveBenchSuite() {
+  const suite = {
+    bench: undefined as unknown as LiveBench,
+    cli: (args: string[], extra: CliOptions = {}) =>
+      atriumBench(args, {
+        ...extra,
+        env: { ATRIUM_BENCH_HOST: suite.bench.base, ATRIUM_BENCH_KEY: suite.bench.muriel, ...extra.env },
+      }),
+    target: ['--project', 'the-computer', '--branch', 'master', '--testbed', 'base'],
+    run: (args: string[], extra: CliOptions = {}) =>
+      suite.cli(['run', ...suite.target, '--format', 'json', '--quiet', ...args], extra),
+  };
+  beforeAll(async () => {
+    suite.bench = await startLiveBench();
+  });
+  afterAll(() => suite.bench?.close());
+  return suite;
+}
