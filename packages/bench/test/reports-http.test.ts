@@ -116,6 +116,24 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     expect((await bench.call('DELETE', `/v0/projects/the-computer/reports/${uuids[2]}`)).status).toBe(401);
   });
 
+  it('takes concurrent reports that create the same branch, testbed and benchmarks', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        post({
+          branch: 'race',
+          testbed: 'racer',
+          start_time: at(i),
+          end_time: at(i),
+          results: [bmf({ shared: { latency: i }, [`own-${i}`]: { latency: i } })],
+        }),
+      ),
+    );
+    expect(responses.map((response) => response.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    expect(await bench.json('GET', '/v0/projects/the-computer/branches?name=race')).toHaveLength(1);
+    expect(await bench.json('GET', '/v0/projects/the-computer/benchmarks?name=shared')).toHaveLength(1);
+    expect(await bench.json('GET', '/v0/projects/the-computer/reports?branch=race&per_page=10')).toHaveLength(6);
+  });
+
   it('reuses the version of a hash and serves one metric', async () => {
     const hash = 'a'.repeat(40);
     const first = (await (await post({ hash, results: [bmf({ b: { latency: 1 } })] })).json()) as Json;

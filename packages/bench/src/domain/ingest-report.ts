@@ -260,6 +260,23 @@ async function storeIteration(context: IterationContext, iteration: number, resu
   return rows.metrics.length;
 }
 
+const UNIQUE_VIOLATION = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE']);
+
+/**
+ * Concurrent reports may race to create the same branch, testbed, benchmark or version (PostgreSQL runs
+ * their transactions side by side): the loser rolls back and runs again, now finding the winner's rows.
+ */
+async function retryOnUniqueConflict<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= attempts || !code || !UNIQUE_VIOLATION.has(code)) throw error;
+    }
+  }
+}
+
 export interface IngestInput {
   project: Project;
   userUuid: string | null;
@@ -300,43 +317,45 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<{ report
   const iterations = parseResults(adapter, report);
   if (report.start_point?.max_versions === 0) throw badRequest('start_point.max_versions must be at least 1');
 
-  return inTransaction(db, async (trx) => {
-    if (input.limits) {
-      await checkResourceLimit(trx, 'report', project.uuid, input.limits.reportsPerDay, now);
-      await checkMetricLimit(trx, project.uuid, countMetrics(iterations), input.limits.metricsPerDay, now);
-    }
-    const branch = await branchFor(trx, project, report, now);
-    const testbeds = await getOrCreateDimensions(trx, 'testbed', project.uuid, [dimensionKey(report.testbed)], now);
-    const testbed = testbeds.get(parseNameId(report.testbed).value) as Dimension;
-    await applyReportThresholds(trx, project, branch, testbed, report, now);
-    const headUuid = branch.head_uuid as string;
-    const version = await versionForReport(trx, project.uuid, headUuid, hash);
-    const reportUuid = randomUUID();
-    await insertReport(trx, {
-      uuid: reportUuid,
-      project_uuid: project.uuid,
-      user_uuid: input.userUuid,
-      head_uuid: headUuid,
-      version_uuid: version.uuid,
-      testbed_uuid: testbed.uuid,
-      adapter,
-      start_time: startTime,
-      end_time: endTime,
-      created: now,
-      idempotency_key: input.idempotencyKey ?? null,
-    });
-    const context: IterationContext = {
-      db: trx,
-      project,
-      reportUuid,
-      headUuid,
-      testbedUuid: testbed.uuid,
-      models: await activeModels(trx, branch, testbed),
-      now,
-    };
-    let metrics = 0;
-    for (const [iteration, results] of iterations.entries())
-      metrics += await storeIteration(context, iteration, results);
-    return { reportUuid, metrics };
-  });
+  return retryOnUniqueConflict(() =>
+    inTransaction(db, async (trx) => {
+      if (input.limits) {
+        await checkResourceLimit(trx, 'report', project.uuid, input.limits.reportsPerDay, now);
+        await checkMetricLimit(trx, project.uuid, countMetrics(iterations), input.limits.metricsPerDay, now);
+      }
+      const branch = await branchFor(trx, project, report, now);
+      const testbeds = await getOrCreateDimensions(trx, 'testbed', project.uuid, [dimensionKey(report.testbed)], now);
+      const testbed = testbeds.get(parseNameId(report.testbed).value) as Dimension;
+      await applyReportThresholds(trx, project, branch, testbed, report, now);
+      const headUuid = branch.head_uuid as string;
+      const version = await versionForReport(trx, project.uuid, headUuid, hash);
+      const reportUuid = randomUUID();
+      await insertReport(trx, {
+        uuid: reportUuid,
+        project_uuid: project.uuid,
+        user_uuid: input.userUuid,
+        head_uuid: headUuid,
+        version_uuid: version.uuid,
+        testbed_uuid: testbed.uuid,
+        adapter,
+        start_time: startTime,
+        end_time: endTime,
+        created: now,
+        idempotency_key: input.idempotencyKey ?? null,
+      });
+      const context: IterationContext = {
+        db: trx,
+        project,
+        reportUuid,
+        headUuid,
+        testbedUuid: testbed.uuid,
+        models: await activeModels(trx, branch, testbed),
+        now,
+      };
+      let metrics = 0;
+      for (const [iteration, results] of iterations.entries())
+        metrics += await storeIteration(context, iteration, results);
+      return { reportUuid, metrics };
+    }),
+  );
 }
