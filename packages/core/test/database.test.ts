@@ -75,6 +75,21 @@ describeEachDialect('database', ({ dialect, url }) => {
     }
   });
 
+  it('opens read-only for reading a database owned by another program: reads work, writes fail', async () => {
+    const writable = await openMigratedDatabase<Db>(url(), 'demo', migrations);
+    await writable.db.insertInto('counter').values({ name: 'kept', n: 7 }).execute();
+    await writable.close();
+    const readOnly = openDatabase<Db>(url(), { readOnly: true, pgSettings: { timezone: 'UTC' } });
+    try {
+      expect(await readOnly.db.selectFrom('counter').selectAll().execute()).toEqual([{ name: 'kept', n: 7 }]);
+      await expect(readOnly.db.insertInto('counter').values({ name: 'new', n: 1 }).execute()).rejects.toThrow(
+        /read-?only/i,
+      );
+    } finally {
+      await readOnly.close();
+    }
+  });
+
   it('keeps each service in its own migration bookkeeping', async () => {
     const database = openDatabase<Db>(url());
     try {

@@ -19,23 +19,44 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** SQLite: milliseconds to wait on a locked database before failing. */
   busyTimeoutMs?: number;
+  /**
+   * Someone else's database: SQLite opens an existing file read-only (no WAL switch, no folders
+   * created); every PostgreSQL transaction is read-only.
+   */
+  readOnly?: boolean;
+  /** SQLite: further `PRAGMA`s, e.g. `cache_size = -32768`. */
+  sqlitePragmas?: string[];
+  /** PostgreSQL: run-time settings for every connection, e.g. `{ timezone: 'UTC' }`. */
+  pgSettings?: Record<string, string>;
 }
 
 function openSqlite(path: string, options: OpenDatabaseOptions): SqliteDatabase.Database {
+  if (options.readOnly) {
+    const sqlite = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
+    for (const pragma of options.sqlitePragmas ?? []) sqlite.pragma(pragma);
+    return sqlite;
+  }
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SqliteDatabase(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   sqlite.pragma('foreign_keys = ON');
+  for (const pragma of options.sqlitePragmas ?? []) sqlite.pragma(pragma);
   return sqlite;
 }
 
 function openPostgres(target: Extract<DatabaseTarget, { dialect: 'postgres' }>, options: OpenDatabaseOptions) {
+  const settings = {
+    ...(target.schema ? { search_path: target.schema } : {}),
+    ...(options.readOnly ? { default_transaction_read_only: 'on' } : {}),
+    ...options.pgSettings,
+  };
+  const flags = Object.entries(settings).map(([key, value]) => `-c ${key}=${value}`);
   return new pg.Pool({
     connectionString: target.connectionString,
     max: options.poolSize ?? 10,
-    ...(target.schema ? { options: `-c search_path=${target.schema}` } : {}),
+    ...(flags.length ? { options: flags.join(' ') } : {}),
   });
 }
 

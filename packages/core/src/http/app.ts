@@ -58,6 +58,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   await app.register(cors, {
     origin: origins.includes('*') ? '*' : origins,
     exposedHeaders: ['x-request-id', ...(options.exposedHeaders ?? [])],
+    // A plain OPTIONS (no Access-Control-Request-Method) is not a malformed preflight: let routes answer it.
+    strictPreflight: false,
   });
 
   const metrics = new HttpMetrics(options.service);

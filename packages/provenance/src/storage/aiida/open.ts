@@ -1,7 +1,5 @@
-import { parseDatabaseUrl } from '@atrium/core';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { openDatabase, parseDatabaseUrl } from '@atrium/core';
+import type { Kysely } from 'kysely';
 import { QueryMemo } from './memo.js';
 import type { AiidaDatabase } from './schema.js';
 
@@ -21,25 +19,20 @@ export const LIVE_MEMO_TTL_MS = 10_000;
 
 /**
  * Opens an AiiDA SQLite file read-only (our extracted archive copy: immutable, so aggregates are
- * memoised for good) (core's opener always opens read-write with WAL, which would
- * write next to a user's file). LIKE is made case-sensitive as on PostgreSQL.
+ * memoised for good). LIKE is made case-sensitive as on PostgreSQL; a bounded page cache keeps the
+ * resident set small even on multi-GB archives.
  */
 export function openAiidaSqlite(path: string): AiidaStore {
-  const sqlite = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
-  sqlite.pragma('case_sensitive_like = ON');
-  // A bounded page cache and no mmap keep the resident set small even on multi-GB archives.
-  sqlite.pragma('cache_size = -32768');
-  const db = new Kysely<AiidaDatabase>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), close: () => db.destroy() };
+  const { db, close } = openDatabase<AiidaDatabase>(`sqlite:${path}`, {
+    readOnly: true,
+    sqlitePragmas: ['case_sensitive_like = ON', 'cache_size = -32768'],
+  });
+  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), close };
 }
 
 /** Connects to an AiiDA profile's PostgreSQL database; every transaction is read-only. */
 export function openAiidaPostgres(url: string, poolSize = 8): AiidaStore {
-  const target = parseDatabaseUrl(url);
-  if (target.dialect !== 'postgres') throw new Error(`not a PostgreSQL url: ${url}`);
-  const options = ['-c default_transaction_read_only=on', '-c timezone=UTC'];
-  if (target.schema) options.push(`-c search_path=${target.schema}`);
-  const pool = new pg.Pool({ connectionString: target.connectionString, max: poolSize, options: options.join(' ') });
-  const db = new Kysely<AiidaDatabase>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', memo: new QueryMemo(LIVE_MEMO_TTL_MS), close: () => db.destroy() };
+  if (parseDatabaseUrl(url).dialect !== 'postgres') throw new Error(`not a PostgreSQL url: ${url}`);
+  const { db, close } = openDatabase<AiidaDatabase>(url, { readOnly: true, poolSize, pgSettings: { timezone: 'UTC' } });
+  return { db, dialect: 'postgres', memo: new QueryMemo(LIVE_MEMO_TTL_MS), close };
 }
