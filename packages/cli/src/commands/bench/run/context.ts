@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname, platform } from 'node:os';
@@ -17,16 +17,27 @@ export interface GitFacts {
 }
 
 const git = (args: string[], cwd: string) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  new Promise<string>((resolve, reject) =>
+    execFile('git', args, { cwd, encoding: 'utf8' }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout.trim()),
+    ),
+  );
 
-/** Toplevel, symbolic ref and HEAD in one `git rev-parse`, root commit in a second call; undefined outside git. */
-export function readGit(cwd: string): GitFacts | undefined {
+/** Toplevel, HEAD and its symbolic ref in one `git rev-parse`, the root commit alongside; undefined outside git. */
+export async function readGit(cwd: string): Promise<GitFacts | undefined> {
   try {
-    const args = ['rev-parse', '--show-toplevel', 'HEAD', '--symbolic-full-name', 'HEAD'];
-    const [root, head, ref] = git(args, cwd).split('\n');
+    const [parsed, roots] = await Promise.all([
+      git(['rev-parse', '--show-toplevel', 'HEAD', '--symbolic-full-name', 'HEAD'], cwd),
+      git(['rev-list', '--max-parents=0', 'HEAD'], cwd),
+    ]);
+    const [root, head, ref] = parsed.split('\n');
     if (!root || !head) return undefined;
-    const roots = git(['rev-list', '--max-parents=0', 'HEAD'], cwd).split('\n');
-    return { root, ref: ref?.startsWith('refs/') ? ref : undefined, head, rootCommit: roots.at(-1) || undefined };
+    return {
+      root,
+      ref: ref?.startsWith('refs/') ? ref : undefined,
+      head,
+      rootCommit: roots.split('\n').at(-1) || undefined,
+    };
   } catch {
     return undefined;
   }

@@ -47,14 +47,18 @@ export async function run(args: readonly string[], io: Io): Promise<void> {
   }
   const client = new BenchClient(backend, io.warn);
   const github = GitHubActions.detect(io.env, plan.ci, io.warn);
-  if (!plan.dryRun) await client.checkVersion();
   await github?.start(plan.project ?? 'on the fly');
+  // The version check and the git facts are gathered while the benchmarks run.
+  const versionChecked = plan.dryRun ? Promise.resolve() : client.checkVersion();
+  versionChecked.catch(() => {});
+  const gitFacts = readGit(process.cwd());
 
   const start = new Date();
   const results = await collectResults(plan, io);
   const end = new Date();
   if (!plan.quiet && plan.command) io.out(`\nBenchmark Harness Results:\n${results.join('\n')}\n`);
-  const context = runContext(readGit(process.cwd()), { inCi, onTheFly: plan.ci.onTheFly });
+  await versionChecked;
+  const context = runContext(await gitFacts, { inCi, onTheFly: plan.ci.onTheFly });
   const body = newRun(plan, { results, start, end, context, idempotencyKey: randomUUID() });
   if (plan.dryRun) {
     io.out(`${JSON.stringify(body, null, 2)}\n`);
