@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnthropicStream } from '../src/anthropic/stream.js';
+import { VLLM_STREAM } from './support/fixed-upstream.js';
 
 const chunk = (choice: unknown, usage?: unknown) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', model: 'up', choices: choice === undefined ? [] : [choice], ...(usage ? { usage } : {}) })}\n\n`;
@@ -235,5 +236,40 @@ describe('OpenAI stream → Anthropic SSE (golden transcripts)', () => {
     expect(stream.broken).toContain('event: error');
     expect(stream.broken).toBe('');
     expect(stream.incomplete).toBe('');
+  });
+
+  it('the unparsed fast path for content-only chunks gives what parsing gives (escapes, running usage, null usage)', () => {
+    const raw = (content: string, usageJson: string) =>
+      `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}},"logprobs":null,"finish_reason":null}],"usage":${usageJson}}\n\n`;
+    const upstream =
+      raw('', '{"prompt_tokens":14,"total_tokens":14,"completion_tokens":0}') +
+      raw(
+        'say "hi"\\n',
+        '{"prompt_tokens":14,"total_tokens":15,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":4}}',
+      ) +
+      raw('ünï', 'null') +
+      chunk(delta({}, 'stop'), usage(14, 2)) +
+      DONE;
+    expect(translate(upstream)).toEqual([
+      start(14),
+      blockStart(0, { type: 'text', text: '' }),
+      PING,
+      blockDelta(0, { type: 'text_delta', text: 'say "hi"\\n' }),
+      blockDelta(0, { type: 'text_delta', text: 'ünï' }),
+      blockStop(0),
+      ...end('end_turn', null, 14, 2),
+    ]);
+  });
+
+  it('a recorded vLLM stream', () => {
+    expect(translate(VLLM_STREAM)).toEqual([
+      start(14),
+      blockStart(0, { type: 'text', text: '' }),
+      PING,
+      blockDelta(0, { type: 'text_delta', text: 'Paris' }),
+      blockDelta(0, { type: 'text_delta', text: '.' }),
+      blockStop(0),
+      ...end('end_turn', null, 14, 2),
+    ]);
   });
 });

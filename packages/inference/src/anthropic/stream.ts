@@ -1,5 +1,5 @@
 import { anthropicErrorEvent } from './errors.js';
-import { type AnthropicUsage, newMessageId, stopReasonOf, THINKING_SIGNATURE, usageOf } from './from-openai.js';
+import { type AnthropicUsage, newMessageId, stopReasonOf, THINKING_SIGNATURE } from './from-openai.js';
 
 type Json = Record<string, unknown>;
 
@@ -16,6 +16,34 @@ const isObject = (value: unknown): value is Json =>
 
 const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
 const MESSAGE_STOP = 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
+/** A single-choice delta holding nothing but content, then an unfinished choice end, as vLLM and the engine send. */
+const CONTENT_ONLY = '"choices":[{"index":0,"delta":{"content":"';
+const UNFINISHED_CHOICE = '},"logprobs":null,"finish_reason":null}]';
+const USAGE_KEY = '"usage":';
+
+/** The index just past the closing quote of the JSON string whose contents start at `from`; -1 if unterminated. */
+function stringLiteralEnd(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return i + 1;
+  }
+  return -1;
+}
+
+/** The non-negative integer after `key` in `text`; 0 when the key is absent. */
+function integerAfter(text: string, key: string): number {
+  const at = text.indexOf(key);
+  if (at === -1) return 0;
+  let value = 0;
+  for (let i = at + key.length; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    value = value * 10 + (c - 48);
+  }
+  return value;
+}
+
 const UPSTREAM_BROKE = 'the model server stopped responding mid-stream';
 
 const blockDelta = (index: number, delta: string) =>
@@ -50,14 +78,22 @@ export class AnthropicStream {
   private readonly tools = new Map<number, ToolCall>();
   private finishReason: unknown = null;
   private matchedStop: unknown = null;
-  private lastUsage: unknown;
+  private hasUsage = false;
+  private promptTokens = 0;
+  private completionTokens = 0;
+  private cachedTokens = 0;
   readonly id = newMessageId();
 
   constructor(private readonly options: AnthropicStreamOptions) {}
 
   /** The latest usage the upstream reported (running totals), for accounting even when the client left early. */
   get usage(): AnthropicUsage {
-    return usageOf(this.lastUsage);
+    return {
+      input_tokens: (this.hasUsage ? this.promptTokens : this.options.estimatedInputTokens) - this.cachedTokens,
+      output_tokens: this.completionTokens,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: this.cachedTokens,
+    };
   }
 
   /** Feeds decoded upstream text; returns the Anthropic events to write ('' when nothing is complete yet). */
@@ -97,6 +133,10 @@ export class AnthropicStream {
     if (at === 0 && !raw.startsWith('data:')) return '';
     const data = raw.slice(at + 5).trim();
     if (data === '[DONE]') return this.finish();
+    if (this.started) {
+      const text = this.textOnlyChunk(data);
+      if (text !== undefined) return text;
+    }
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);
@@ -110,7 +150,6 @@ export class AnthropicStream {
 
   private messageStart(): string {
     this.started = true;
-    const usage = this.lastUsage === undefined ? undefined : this.usage;
     const message = {
       id: this.id,
       type: 'message',
@@ -119,18 +158,44 @@ export class AnthropicStream {
       model: this.options.model,
       stop_reason: null,
       stop_sequence: null,
-      usage: {
-        input_tokens: usage?.input_tokens ?? this.options.estimatedInputTokens,
-        output_tokens: usage?.output_tokens ?? 0,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: usage?.cache_read_input_tokens ?? 0,
-      },
+      usage: this.usage,
     };
     return `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message })}\n\n`;
   }
 
+  private takeUsage(usage: Json): void {
+    this.hasUsage = true;
+    this.promptTokens = typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0;
+    this.completionTokens = typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0;
+    const details = usage.prompt_tokens_details;
+    this.cachedTokens = isObject(details) && typeof details.cached_tokens === 'number' ? details.cached_tokens : 0;
+  }
+
+  /**
+   * The hot path: a chunk whose only change is a content string (nearly every chunk of a long answer) is
+   * translated without JSON parsing, by reusing its JSON string literal as is. Anything else: `undefined`.
+   */
+  private textOnlyChunk(data: string): string | undefined {
+    const at = data.indexOf(CONTENT_ONLY);
+    if (at === -1) return undefined;
+    const literalStart = at + CONTENT_ONLY.length - 1;
+    const literalEnd = stringLiteralEnd(data, literalStart + 1);
+    if (literalEnd === -1 || !data.startsWith(UNFINISHED_CHOICE, literalEnd)) return undefined;
+    const usageAt = data.indexOf(USAGE_KEY, literalEnd);
+    if (usageAt !== -1 && !data.startsWith('null', usageAt + USAGE_KEY.length)) {
+      const usage = data.slice(usageAt + USAGE_KEY.length, data.lastIndexOf('}'));
+      this.hasUsage = true;
+      this.promptTokens = integerAfter(usage, '"prompt_tokens":');
+      this.completionTokens = integerAfter(usage, '"completion_tokens":');
+      this.cachedTokens = integerAfter(usage, '"cached_tokens":');
+    }
+    if (literalEnd === literalStart + 2) return '';
+    const start = this.open === 'text' ? '' : this.startBlock('text', '{"type":"text","text":""}');
+    return `${start}${blockDelta(this.blocks - 1, `{"type":"text_delta","text":${data.slice(literalStart, literalEnd)}}`)}`;
+  }
+
   private chunk(chunk: Json): string {
-    if (chunk.usage != null) this.lastUsage = chunk.usage;
+    if (isObject(chunk.usage)) this.takeUsage(chunk.usage);
     let out = this.started ? '' : this.messageStart();
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
     if (!isObject(choice)) return out;
@@ -214,16 +279,12 @@ export class AnthropicStream {
       out += this.startTool(tool) + this.toolArgs(tool, args);
     }
     out += this.closeBlock();
-    const usage = this.usage;
+    const { input_tokens, output_tokens, cache_read_input_tokens } = this.usage;
     const stop = stopReasonOf(this.finishReason, this.matchedStop, this.options.stopSequences, this.tools.size > 0);
     const messageDelta = {
       type: 'message_delta',
       delta: stop,
-      usage: {
-        input_tokens: this.lastUsage === undefined ? this.options.estimatedInputTokens : usage.input_tokens,
-        output_tokens: usage.output_tokens,
-        cache_read_input_tokens: usage.cache_read_input_tokens,
-      },
+      usage: { input_tokens, output_tokens, cache_read_input_tokens },
     };
     this.done = true;
     return `${out}event: message_delta\ndata: ${JSON.stringify(messageDelta)}\n\n${MESSAGE_STOP}`;
