@@ -9,6 +9,7 @@ export default defineConfig({
     // Tests run against the TypeScript sources of the workspace packages, not their build output.
     alias: [
       { find: /^@atrium\/core\/testing$/, replacement: src('core', 'testing/index.ts') },
+      { find: /^@atrium\/core\/testing\/support$/, replacement: src('core', 'testing/support.ts') },
       { find: /^@atrium\/(core|inference|provenance|bench)$/, replacement: src('$1') },
     ],
   },

@@ -1,41 +1,13 @@
 // An in-process bench service on a fresh SQLite file or PostgreSQL schema, with a user and a project.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchConfigSchema, buildBenchApp, createUserAccount, issueCredential, openBenchDatabase } from '@atrium/bench';
 import { createLogger } from '@atrium/core';
-import pg from 'pg';
+import { createTestDatabase } from '@atrium/core/testing/support';
 
 export type Dialect = 'sqlite' | 'postgres';
-
-const PG_URL = process.env.ATRIUM_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-/** A fresh SQLite file or PostgreSQL schema (`@atrium/core/testing` pulls in vitest, so not used here). */
-async function freshDatabase(dialect: Dialect): Promise<{ url: string; drop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-bench-'));
-  if (dialect === 'sqlite') {
-    return { url: `sqlite:${join(dir, 'bench.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }
-  const schema = `bench_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: PG_URL });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const url = new URL(PG_URL);
-  url.searchParams.set('schema', schema);
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 export interface BenchService {
   base: string;
@@ -46,7 +18,7 @@ export interface BenchService {
 }
 
 export async function startBenchService(dialect: Dialect): Promise<BenchService> {
-  const database = await freshDatabase(dialect);
+  const database = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-data-'));
   const config = benchConfigSchema.parse({ port: 0, database: database.url, bodyLimit: 64 * 1024 * 1024 });
   const seed = await openBenchDatabase(database.url);

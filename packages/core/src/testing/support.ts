@@ -1,0 +1,3 @@
+// Test and benchmark support without a test framework: benchmark scripts import this directly.
+export { createTestDatabase, postgresAvailable, type TestDatabase, type TestDialect, testPgUrl } from './databases.js';
+export { type CapturedLog, captureLog, listen, silentLogger } from './http.js';
