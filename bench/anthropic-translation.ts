@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { Pool } from 'undici';
 import { createLogger } from '@atrium/core';
-import { buildInferenceApp, inferenceConfigSchema } from '../packages/inference/src/index.js';
+import { Pool } from 'undici';
 import { AnthropicStream } from '../packages/inference/src/anthropic/stream.js';
+import { buildInferenceApp, inferenceConfigSchema } from '../packages/inference/src/index.js';
 import { SseRelay } from '../packages/inference/src/wire/sse-relay.js';
 import { startFixedUpstream } from '../packages/inference/test/support/fixed-upstream.js';
 import { median } from './lib/load.js';
@@ -25,7 +25,8 @@ const PIECE = 16 * 1024;
 
 /** A vLLM stream of `tokens` one-token content chunks with running usage, as the gateway requests it. */
 function upstreamStream(tokens: number): string {
-  const head = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1735142223,"model":"bench/fixed","choices":';
+  const head =
+    '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1735142223,"model":"bench/fixed","choices":';
   const usage = (n: number) => `"usage":{"prompt_tokens":12,"total_tokens":${12 + n},"completion_tokens":${n}}`;
   let out = `data: ${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}],${usage(0)}}\n\n`;
   for (let i = 1; i <= tokens; i++) {
