@@ -1,21 +1,18 @@
-import { ConfigError } from '@atrium/core';
-import { inference } from './commands/inference.js';
-import { provenance } from './commands/provenance.js';
-import { serve } from './commands/serve.js';
 import { HELP, UsageError } from './usage.js';
 import { ATRIUM_VERSION } from './version.js';
 
+// Commands are imported when chosen: loading every service costs about a second per call.
 async function run(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve':
-      return serve(rest);
+      return (await import('./commands/serve.js')).serve(rest);
     case 'inference':
-      return inference(rest);
+      return (await import('./commands/inference.js')).inference(rest);
     case 'bench':
       return (await import('./commands/bench/index.js')).bench(rest);
     case 'provenance':
-      return provenance(rest);
+      return (await import('./commands/provenance.js')).provenance(rest);
     case '--version':
     case '-v':
     case 'version':
@@ -34,7 +31,9 @@ async function run(argv: string[]): Promise<void> {
 
 run(process.argv.slice(2)).catch((error: unknown) => {
   const isArgError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-  if (error instanceof ConfigError || error instanceof UsageError || isArgError) {
+  // UsageError and core's ConfigError both carry exit code 2.
+  const isUsage = (error as { exitCode?: number }).exitCode === 2;
+  if (error instanceof UsageError || isUsage || isArgError) {
     process.stderr.write(`atrium: ${(error as Error).message}\n`);
     process.exit(2);
   }

@@ -30,12 +30,12 @@ function errorOf(run: () => unknown): ConfigError {
 describe('loadConfig', () => {
   it('applies defaults when nothing is given', () => {
     const config = loadConfig(schema, { env: {} });
-    expect(config.bench).toMatchObject({ host: '127.0.0.1', port: 6610, bodyLimit: 1_048_576, corsOrigins: ['*'] });
+    expect(config.bench).toMatchObject({ bind: '127.0.0.1', port: 6610, bodyLimit: 1_048_576, corsOrigins: ['*'] });
     expect(config.log).toEqual({ level: 'info', access: true });
   });
 
   it('layers file < environment < overrides', () => {
-    const file = tomlFile('dataDir = "/from-file"\n[bench]\nport = 7000\nhost = "0.0.0.0"\n');
+    const file = tomlFile('dataDir = "/from-file"\n[bench]\nport = 7000\nbind = "0.0.0.0"\n');
     const config = loadConfig(schema, {
       file,
       env: { ATRIUM_BENCH_PORT: '7001', ATRIUM_BENCH_TAGS: 'a,b' },
@@ -43,7 +43,7 @@ describe('loadConfig', () => {
     });
     expect(config.dataDir).toBe('/from-flag');
     expect(config.bench.port).toBe(7001);
-    expect(config.bench.host).toBe('0.0.0.0');
+    expect(config.bench.bind).toBe('0.0.0.0');
     expect(config.bench.tags).toEqual(['a', 'b']);
   });
 

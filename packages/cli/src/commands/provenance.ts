@@ -35,7 +35,7 @@ async function serveSources(args: string[]): Promise<void> {
   if (positionals.length === 0) throw new UsageError('provenance serve needs at least one archive or postgres:// URL');
   const config = provenanceConfigSchema.parse({
     ...(values.port ? { port: Number(values.port) } : {}),
-    ...(values.host ? { host: values.host } : {}),
+    ...(values.host ? { bind: values.host } : {}),
     sources: positionals.map(sourceOf),
   });
   const dataDir = resolve(values['data-dir'] ?? './data');
@@ -43,9 +43,9 @@ async function serveSources(args: string[]): Promise<void> {
   const logger = createLogger({ level });
   const accessLog = ['info', 'debug', 'trace'].includes(level);
   const app = await buildProvenanceApp(config, { logger, dataDir, accessLog });
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.bind, port: config.port });
   const { port } = app.server.address() as AddressInfo;
-  const base = `http://${config.host}:${port}`;
+  const base = `http://${config.bind}:${port}`;
   const lines = config.sources.map(
     (s, i) => `  ${base}/${s.name}${API_PREFIX}/  ${s.location}${i === 0 ? ' (default)' : ''}`,
   );

@@ -67,9 +67,9 @@ export async function serve(args: string[]): Promise<void> {
       const definition = SERVICES[name] as unknown as ServiceDefinition;
       const serviceConfig = config[name];
       const app = await definition.build(serviceConfig, { logger, dataDir, accessLog: config.log.access });
-      await app.listen({ host: serviceConfig.host, port: serviceConfig.port });
+      await app.listen({ host: serviceConfig.bind, port: serviceConfig.port });
       const { port } = app.server.address() as AddressInfo;
-      const host = serviceConfig.host.includes(':') ? `[${serviceConfig.host}]` : serviceConfig.host;
+      const host = serviceConfig.bind.includes(':') ? `[${serviceConfig.bind}]` : serviceConfig.bind;
       running.push({ name, app, definition, config: serviceConfig, url: `http://${host}:${port}` });
     }
   } catch (error) {

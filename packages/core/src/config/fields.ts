@@ -8,7 +8,8 @@ export const portField = (defaultPort: number) =>
     .max(65535, 'must be a port number 0-65535')
     .default(defaultPort);
 
-export const hostField = z.string().min(1).default('127.0.0.1');
+/** The address to listen on (`bind`, not `host`: `ATRIUM_BENCH_HOST` is the bench client's server URL). */
+export const bindField = z.string().min(1).default('127.0.0.1');
 
 export const databaseUrlField = z
   .string()
@@ -17,7 +18,7 @@ export const databaseUrlField = z
 
 /** The HTTP settings every service shares; each service adds its own keys next to these. */
 export const httpFields = (defaultPort: number) => ({
-  host: hostField,
+  bind: bindField,
   port: portField(defaultPort),
   /** Default: sqlite:<dataDir>/<service>.db */
   database: databaseUrlField,
@@ -36,7 +37,7 @@ export const logSchema = z
 export type LogConfig = z.infer<typeof logSchema>;
 
 export interface HttpConfig {
-  host: string;
+  bind: string;
   port: number;
   database?: string | undefined;
   bodyLimit: number;
