@@ -455,6 +455,12 @@ describe('/v1/messages with the official Anthropic SDK', () => {
       expect(envelope.error.message).toMatch(message);
     });
 
+    it('refuses a body over the limit as request_too_large', async () => {
+      const response = await postJson(gateway.base, '/v1/messages', `"${'A'.repeat(33 * 1024 * 1024)}"`);
+      expect(response.status).toBe(413);
+      expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'request_too_large' } });
+    });
+
     it('refuses malformed JSON and a missing key in the envelope, on count_tokens too', async () => {
       const broken = await postJson(gateway.base, '/v1/messages/count_tokens', '{"model":');
       expect([broken.status, ((await broken.json()) as { error: { type: string } }).error.type]).toEqual([

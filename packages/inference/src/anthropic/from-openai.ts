@@ -64,8 +64,24 @@ export function parseToolInput(text: unknown): Json {
   }
 }
 
+/** Anthropic's `Message`, as the gateway fills it. */
+export interface AnthropicMessage {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: Json[];
+  stop_reason: StopReason;
+  stop_sequence: string | null;
+  usage: AnthropicUsage;
+}
+
 /** A non-streaming OpenAI chat completion → an Anthropic `Message` (llm-gateway.md §2.9). */
-export function toAnthropicMessage(raw: unknown, model: string, stopSequences: readonly string[] | undefined): Json {
+export function toAnthropicMessage(
+  raw: unknown,
+  model: string,
+  stopSequences: readonly string[] | undefined,
+): AnthropicMessage {
   const body = isObject(raw) ? raw : {};
   const choice = Array.isArray(body.choices) && isObject(body.choices[0]) ? body.choices[0] : {};
   const message = isObject(choice.message) ? choice.message : {};

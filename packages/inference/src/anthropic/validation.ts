@@ -9,6 +9,7 @@ const IMAGE_MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'imag
 const USER_BLOCKS = new Set(['text', 'image', 'tool_result']);
 const ASSISTANT_BLOCKS = new Set(['text', 'tool_use', 'thinking', 'redacted_thinking']);
 const TOOL_RESULT_BLOCKS = new Set(['text', 'image']);
+const SYSTEM_BLOCKS = new Set(['text']);
 const AUDIO_OR_VIDEO = /audio|video/i;
 
 export interface ValidationContext {
@@ -125,11 +126,11 @@ function checkTools(request: CountTokensRequest): void {
  * cannot see or that exceed 5 MB, media URLs off the allowlist, server tools.
  */
 export function validateMessages(request: CountTokensRequest, context: ValidationContext): void {
-  if (Array.isArray(request.system)) checkBlocks(request.system, new Set(['text']), 'system', context);
+  if (Array.isArray(request.system)) checkBlocks(request.system, SYSTEM_BLOCKS, 'system', context);
   for (const [m, message] of request.messages.entries()) {
     if (typeof message.content === 'string') continue;
     const allowed =
-      message.role === 'assistant' ? ASSISTANT_BLOCKS : message.role === 'system' ? new Set(['text']) : USER_BLOCKS;
+      message.role === 'assistant' ? ASSISTANT_BLOCKS : message.role === 'system' ? SYSTEM_BLOCKS : USER_BLOCKS;
     checkBlocks(message.content, allowed, `messages.${m}.content`, context);
   }
   checkTools(request);
