@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
+import { captureLog } from '@atrium/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_MODEL_ID, TEST_MODEL_REPLY } from '../src/index.js';
 import { TOOLS_DISABLED_MESSAGE } from '../src/wire/chat-validation.js';
@@ -93,25 +95,29 @@ describe('/v1/messages with the official Anthropic SDK', () => {
   let upstream: FixedUpstream;
   const received: Record<string, unknown>[] = [];
   let client: Anthropic;
+  const log = captureLog('debug');
 
   beforeAll(async () => {
     upstream = await startFixedUpstream(remoteModel(received));
-    gateway = await startGateway({
-      models: [
-        {
-          id: TEST_MODEL_ID,
-          contextLength: 8192,
-          capabilities: { tools: false },
-          backend: { type: 'embedded', threads: 1, sequences: 2 },
-        },
-        {
-          id: REMOTE,
-          contextLength: 32768,
-          modalities: ['image'],
-          backend: { type: 'upstream', replicas: [upstream.origin], model: 'Qwen/Qwen3-32B' },
-        },
-      ],
-    });
+    gateway = await startGateway(
+      {
+        models: [
+          {
+            id: TEST_MODEL_ID,
+            contextLength: 8192,
+            capabilities: { tools: false },
+            backend: { type: 'embedded', threads: 1, sequences: 2 },
+          },
+          {
+            id: REMOTE,
+            contextLength: 32768,
+            modalities: ['image'],
+            backend: { type: 'upstream', replicas: [upstream.origin], model: 'Qwen/Qwen3-32B' },
+          },
+        ],
+      },
+      log.logger,
+    );
     // As Claude Code is configured: ANTHROPIC_BASE_URL is the gateway without `/v1`, the key as auth token.
     client = new Anthropic({
       baseURL: gateway.base,
@@ -471,5 +477,23 @@ describe('/v1/messages with the official Anthropic SDK', () => {
       expect(anonymous.status).toBe(401);
       expect(await anonymous.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
     });
+  });
+
+  it('logs nothing of prompts, metadata or answers', async () => {
+    const marker = `PRIVACY-CANARY-${randomBytes(8).toString('hex')}`;
+    const params = {
+      max_tokens: 16,
+      system: `system ${marker}`,
+      metadata: { user_id: marker },
+      messages: [{ role: 'user' as const, content: `tell me about ${marker}` }],
+    };
+    await client.messages.create({ model: TEST_MODEL_ID, ...params });
+    await client.messages.stream({ model: REMOTE, ...params }).finalMessage();
+    await client.messages.countTokens({ model: TEST_MODEL_ID, messages: params.messages });
+    await anthropicError(client.messages.create({ model: TEST_MODEL_ID, ...params, tools: [WEATHER_TOOL] }));
+    await anthropicError(client.messages.create({ model: `acme/${marker}`, ...params }));
+    await postJson(gateway.base, '/v1/messages', `{"model":"${marker}",`);
+    expect(log.text()).toContain('"route":"/v1/messages"');
+    expect(log.text()).not.toContain(marker);
   });
 });
