@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
-import { acceptedKeys, KeyRing } from './auth/static-keys.js';
 import { Catalogue } from './catalogue.js';
 import type { InferenceConfig } from './config.js';
 import { registerBearerAuth } from './http/auth.js';
@@ -11,6 +10,7 @@ import { formatInferenceError } from './http/errors.js';
 import { registerMessagesRoutes } from './http/messages-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
 import { openInferenceDatabase } from './storage/open.js';
+import { openTenancy } from './tenancy/runtime.js';
 
 export async function buildInferenceApp(config: InferenceConfig, context: ServiceContext): Promise<FastifyInstance> {
   const database = await openInferenceDatabase(config.database ?? `sqlite:${join(context.dataDir, 'inference.db')}`);
@@ -28,11 +28,14 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
     accessLog: context.accessLog,
     formatError: formatInferenceError,
   });
+  const tenancy = await openTenancy(database.db, config, catalogue.list, context.logger);
+  app.decorate('admission', tenancy.admission);
   app.addHook('onClose', async () => {
     await catalogue.close();
+    await tenancy.close();
     await database.close();
   });
-  registerBearerAuth(app, new KeyRing(acceptedKeys(config)));
+  registerBearerAuth(app, tenancy.keys);
   registerModelRoutes(app, catalogue.list, config.ownedBy);
   registerChatRoutes(app, catalogue, new Set(config.media.allowedHosts));
   registerEmbeddingRoutes(app, catalogue);

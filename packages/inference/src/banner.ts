@@ -1,4 +1,5 @@
 import type { InferenceConfig } from './config.js';
+import { demoCredentials } from './tenancy/demo.js';
 
 /** The start banner: the API root, what is being served, and how to authenticate. */
 export function describeInference(config: InferenceConfig, baseUrl: string): string {
@@ -15,8 +16,16 @@ export function describeInference(config: InferenceConfig, baseUrl: string): str
   } else {
     lines.push(`              models: ${config.models.map((m) => m.id).join(', ')}`);
   }
-  if (config.auth.staticKeys.length === 0) {
-    lines.push(`              demo API key: ${config.auth.demoKey}   (set ATRIUM_DEMO_KEY to choose it)`);
+  const demo = demoCredentials.get(config);
+  if (demo?.account) {
+    lines.push(
+      `              demo account: ${demo.account.email}  password: ${demo.account.password}   (web UI: ${baseUrl}/ui/)`,
+    );
+  }
+  if (demo?.key) {
+    lines.push(
+      `              demo API key: ${demo.key}   (shown once unless ATRIUM_DEMO_KEY sets it; ATRIUM_DEMO=0 skips the demo data)`,
+    );
   }
   return lines.join('\n');
 }

@@ -26,6 +26,7 @@ export function defaultModels(): ModelConfig[] {
       modalities: ['text'],
       capabilities: { tools: false, embeddings: true, reasoning: false },
       backend: { type: 'embedded', threads: 1, sequences: 4 },
+      pricing: { inputPerMillion: 1, outputPerMillion: 1 },
     },
   ];
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { httpFields } from '@atrium/core';
 import { z } from 'zod';
 
@@ -49,6 +48,13 @@ export const modelSchema = z.strictObject({
     })
     .prefault({}),
   backend: z.discriminatedUnion('type', [embeddedBackend, upstreamBackend]),
+  /** Credits charged per million tokens; cached and uncached input tokens cost the same. */
+  pricing: z
+    .strictObject({
+      inputPerMillion: z.number().nonnegative().default(1),
+      outputPerMillion: z.number().nonnegative().default(1),
+    })
+    .prefault({}),
 });
 
 export const routingSchema = z
@@ -67,9 +73,6 @@ export const routingSchema = z
     connectionsPerReplica: z.number().int().positive().default(128),
   })
   .prefault({});
-
-/** The demo key: `ATRIUM_DEMO_KEY`, else a fresh random one (shown in the start banner). */
-const demoKeyDefault = () => process.env.ATRIUM_DEMO_KEY || `sk-demo-${randomBytes(18).toString('base64url')}`;
 
 export const inferenceConfigSchema = z
   .strictObject({
@@ -101,10 +104,16 @@ export const inferenceConfigSchema = z
       }),
     auth: z
       .strictObject({
-        /** Bearer tokens accepted until per-project keys exist. */
-        staticKeys: z.array(z.string().min(8)).default([]),
-        /** Accepted only while `staticKeys` is empty. */
-        demoKey: z.string().min(8).default(demoKeyDefault),
+        /** First start on an empty database creates demo data (account, project, key); `ATRIUM_DEMO=0` skips it. */
+        demo: z.boolean().default(() => process.env.ATRIUM_DEMO !== '0'),
+        /** The demo key's secret (else `ATRIUM_DEMO_KEY`, else a random one printed once in the start banner). */
+        demoKey: z.string().min(8).optional(),
+      })
+      .prefault({}),
+    tenancy: z
+      .strictObject({
+        /** Projects of this organisation create their inference resource themselves (path a). */
+        designatedOrganisation: z.string().min(1).default('atrium'),
       })
       .prefault({}),
     media: z

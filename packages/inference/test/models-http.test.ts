@@ -14,7 +14,7 @@ describe('inference /v1/models', () => {
     const config = inferenceConfigSchema.parse({
       port: 0,
       ownedBy: 'atrium-test',
-      auth: { staticKeys: ['sk-models-test-key'] },
+      auth: { demoKey: 'sk-models-test-key' },
       models: [
         {
           id: 'qwen/qwen3-coder',

@@ -1,6 +1,14 @@
 import { HttpError } from '@atrium/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { KeyRing } from '../auth/static-keys.js';
+import type { ActiveKey } from '../tenancy/active-key.js';
+import type { KeyStore } from '../tenancy/key-store.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API key of a `/v1` request, set by the bearer-auth hook. */
+    apiKey: ActiveKey | undefined;
+  }
+}
 
 const BEARER = /^bearer\s+/i;
 
@@ -11,21 +19,30 @@ function presentedToken(request: FastifyRequest): string | undefined {
   return typeof apiKey === 'string' ? apiKey.trim() : undefined;
 }
 
-/** Every `/v1/*` route needs `Authorization: Bearer <key>` (or `x-api-key`, as the Anthropic SDK sends). */
-export function registerBearerAuth(app: FastifyInstance, keys: KeyRing): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    if (!request.url.startsWith('/v1/')) return done();
+/** The key of an authenticated `/v1` request. */
+export function keyOf(request: FastifyRequest): ActiveKey {
+  if (!request.apiKey) throw new Error('keyOf: route is outside the bearer-auth hook');
+  return request.apiKey;
+}
+
+/**
+ * Every `/v1/*` route needs `Authorization: Bearer <key>` (or `x-api-key`, as the Anthropic SDK sends).
+ * Unknown and revoked keys get the same answer, which never repeats the key.
+ */
+export function registerBearerAuth(app: FastifyInstance, keys: KeyStore): void {
+  app.decorateRequest('apiKey', undefined);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/v1/')) return;
     const token = presentedToken(request);
     if (!token) {
-      return done(
-        new HttpError(
-          401,
-          'missing_api_key',
-          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
-        ),
+      throw new HttpError(
+        401,
+        'missing_api_key',
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
       );
     }
-    if (!keys.accepts(token)) return done(new HttpError(401, 'invalid_api_key', 'Incorrect API key provided.'));
-    done();
+    const key = await keys.lookup(token);
+    if (!key) throw new HttpError(401, 'invalid_api_key', 'Incorrect API key provided.');
+    request.apiKey = key;
   });
 }

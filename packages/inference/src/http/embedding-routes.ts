@@ -1,7 +1,11 @@
 import { HttpError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import type { Catalogue } from '../catalogue.js';
+import { allowsModel } from '../tenancy/active-key.js';
+import { estimateEmbeddingTokens } from '../tenancy/estimate.js';
 import { type EmbeddingRequest, embeddingRequestSchema, toClientEmbeddings } from '../wire/embeddings.js';
+import { admit } from './admission.js';
+import { keyOf } from './auth.js';
 import { modelNotFound } from './model-routes.js';
 import { clientGone, readUpstreamJson, throwUpstreamError } from './upstream-io.js';
 
@@ -9,10 +13,11 @@ export function registerEmbeddingRoutes(app: FastifyInstance, catalogue: Catalog
   app.post('/v1/embeddings', { schema: { body: embeddingRequestSchema } }, async (request, reply) => {
     const body = request.body as EmbeddingRequest;
     const served = catalogue.get(body.model);
-    if (!served) throw modelNotFound(body.model);
+    if (!served || !allowsModel(keyOf(request), body.model)) throw modelNotFound(body.model);
     if (!served.config.capabilities.embeddings) {
       throw new HttpError(400, 'embeddings_not_supported', `model '${body.model}' does not serve embeddings`, 'model');
     }
+    const admitted = await admit(request, reply, served.config, estimateEmbeddingTokens(body.input), 0);
     const signal = clientGone(reply);
     const upstream = await served.group.dispatch({
       path: '/v1/embeddings',
@@ -22,6 +27,7 @@ export function registerEmbeddingRoutes(app: FastifyInstance, catalogue: Catalog
     if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
     const raw = await readUpstreamJson(upstream, signal);
     const result = toClientEmbeddings(raw, served.config.id, body.encoding_format ?? 'float');
+    admitted.served(() => result.usage);
     return reply.type('application/json').send(JSON.stringify(result));
   });
 }

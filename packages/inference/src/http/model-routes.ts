@@ -2,7 +2,9 @@ import { HttpError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { anthropicModelPage, type ModelPageQuery, toAnthropicModel, wantsAnthropicShape } from '../anthropic/models.js';
 import type { ModelConfig } from '../config.js';
+import { allowsModel } from '../tenancy/active-key.js';
 import { toModelObject } from '../wire/models.js';
+import { keyOf } from './auth.js';
 
 export const modelNotFound = (id: string) =>
   new HttpError(404, 'model_not_found', `The model \`${id}\` does not exist or you do not have access to it.`, 'model');
@@ -21,15 +23,19 @@ export function registerModelRoutes(app: FastifyInstance, models: readonly Model
   const list = `{"object":"list","data":[${[...objects.values()].join(',')}]}`;
   const anthropicModels = models.map(toAnthropicModel);
   app.get('/v1/models', { schema: { querystring: modelPageQuerySchema } }, (request, reply) => {
+    const key = keyOf(request);
     if (wantsAnthropicShape(request.headers)) {
-      return reply.send(anthropicModelPage(anthropicModels, request.query as ModelPageQuery));
+      const visible = anthropicModels.filter((m) => allowsModel(key, m.id));
+      return reply.send(anthropicModelPage(visible, request.query as ModelPageQuery));
     }
-    reply.type('application/json').send(list);
+    if (key.allowedModels === undefined) return reply.type('application/json').send(list);
+    const allowed = [...objects].filter(([id]) => allowsModel(key, id)).map(([, object]) => object);
+    reply.type('application/json').send(`{"object":"list","data":[${allowed.join(',')}]}`);
   });
   // Model ids contain a slash (`vendor/name`), hence the wildcard.
   app.get('/v1/models/*', (request, reply) => {
     const id = (request.params as { '*': string })['*'];
-    const object = objects.get(id);
+    const object = allowsModel(keyOf(request), id) ? objects.get(id) : undefined;
     if (!object) throw modelNotFound(id);
     if (wantsAnthropicShape(request.headers)) return reply.send(anthropicModels.find((m) => m.id === id));
     reply.type('application/json').send(object);

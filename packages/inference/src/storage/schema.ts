@@ -1,10 +1,131 @@
-/** Kysely table types of the inference database. Times are Unix milliseconds. */
-export interface ProjectTable {
+/**
+ * Kysely table types of the inference database. Times are Unix milliseconds; credits are integer
+ * micro-credits (1 credit = 1,000,000), so reservations and settlements add up exactly.
+ */
+import type { Generated } from 'kysely';
+
+export interface AccountTable {
   id: string;
+  /** Trimmed and lower-cased; the sign-in name. */
+  email: string;
   name: string;
+  /** argon2id PHC string; null for accounts that sign in only through OIDC. */
+  password_hash: string | null;
+  /** `issuer|subject` of a linked OpenID Connect identity. */
+  oidc_subject: string | null;
+  /** 1 for operators. */
+  is_admin: number;
   created: number;
 }
 
+export interface ProjectTable {
+  id: string;
+  name: string;
+  /** The organisation the project belongs to (decides the resource creation path). */
+  organisation: string | null;
+  created: number;
+}
+
+export interface ProjectMemberTable {
+  project_id: string;
+  account_id: string;
+  role: 'pi' | 'deputy' | 'member';
+}
+
+export interface ProjectGrantTable {
+  id: Generated<number>;
+  project_id: string;
+  starts: number;
+  ends: number;
+}
+
+export interface AllocationTable {
+  project_id: string;
+  cluster: string;
+  node_hours: number;
+}
+
+export interface NodeHourRateTable {
+  cluster: string;
+  effective_from: number;
+  credits_per_node_hour: number;
+}
+
+export interface InferenceResourceTable {
+  id: string;
+  project_id: string;
+  credits_total: number;
+  /** Settled charges plus open reservations. */
+  credits_used: number;
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  concurrent_requests: number | null;
+  /** The minute (Unix ms, floored) the two counters below belong to. */
+  window_minute: number;
+  window_requests: number;
+  window_tokens: number;
+  created: number;
+}
+
+export interface ServiceRequestTable {
+  id: Generated<number>;
+  project_id: string;
+  requested_by: string;
+  service: string;
+  text: string;
+  node_hours: number;
+  cluster: string;
+  status: 'open' | 'approved' | 'rejected';
+  decided_by: string | null;
+  decided_at: number | null;
+  created: number;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  project_id: string;
+  resource_id: string;
+  alias: string;
+  /** The alias trimmed and case-folded: unique per resource. */
+  alias_key: string;
+  /** SHA-256 (hex) of the secret; the secret itself is never stored. */
+  secret_hash: string;
+  /** The last four characters of the secret, to tell keys apart in lists. */
+  secret_hint: string;
+  budget_tokens: number | null;
+  /** `day`, `week`, `month` or `<N>d`; null: the budget never resets. */
+  reset_period: string | null;
+  /** JSON array of model ids; null: every model. */
+  allowed_models: string | null;
+  created_by: string | null;
+  created: number;
+  revoked: number | null;
+  last_used: number | null;
+  /** Start of the period `period_used` belongs to (see `period.ts`). */
+  period_start: number;
+  /** Settled tokens plus open reservations in that period. */
+  period_used: number;
+}
+
+export interface UsageHourlyTable {
+  key_id: string;
+  model: string;
+  hour: number;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  credits: number;
+}
+
 export interface InferenceDatabase {
+  account: AccountTable;
   project: ProjectTable;
+  project_member: ProjectMemberTable;
+  project_grant: ProjectGrantTable;
+  allocation: AllocationTable;
+  node_hour_rate: NodeHourRateTable;
+  inference_resource: InferenceResourceTable;
+  service_request: ServiceRequestTable;
+  api_key: ApiKeyTable;
+  usage_hourly: UsageHourlyTable;
 }

@@ -27,7 +27,7 @@ export async function startGateway(
   logger: Logger = silentLogger,
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'atrium-inference-'));
-  const parsed = inferenceConfigSchema.parse({ port: 0, auth: { staticKeys: [TEST_KEY] }, ...config });
+  const parsed = inferenceConfigSchema.parse({ port: 0, auth: { demoKey: TEST_KEY }, ...config });
   const app = await buildInferenceApp(parsed, { logger, dataDir, accessLog: true });
   const base = await listen(app);
   const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${base}/v1`, maxRetries: 0, timeout: 20_000 });

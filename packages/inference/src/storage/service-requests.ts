@@ -1,0 +1,57 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { InferenceDatabase, ServiceRequestTable } from './schema.js';
+
+export type ServiceRequest = Selectable<ServiceRequestTable>;
+
+export interface NewServiceRequest {
+  projectId: string;
+  requestedBy: string;
+  service: string;
+  text: string;
+  nodeHours: number;
+  cluster: string;
+}
+
+export const insertServiceRequest = (db: Kysely<InferenceDatabase>, input: NewServiceRequest, now: number) =>
+  db
+    .insertInto('service_request')
+    .values({
+      project_id: input.projectId,
+      requested_by: input.requestedBy,
+      service: input.service,
+      text: input.text,
+      node_hours: input.nodeHours,
+      cluster: input.cluster,
+      status: 'open',
+      decided_by: null,
+      decided_at: null,
+      created: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+export const findServiceRequest = (db: Kysely<InferenceDatabase>, id: number) =>
+  db.selectFrom('service_request').selectAll().where('id', '=', id).executeTakeFirst();
+
+export const serviceRequests = (db: Kysely<InferenceDatabase>, status?: ServiceRequest['status']) => {
+  let query = db.selectFrom('service_request').selectAll();
+  if (status) query = query.where('status', '=', status);
+  return query.orderBy('id').execute();
+};
+
+/** Marks an open request decided; false if it was not open any more (decided concurrently). */
+export async function decideServiceRequest(
+  db: Kysely<InferenceDatabase>,
+  id: number,
+  status: 'approved' | 'rejected',
+  operatorId: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('service_request')
+    .set({ status, decided_by: operatorId, decided_at: now })
+    .where('id', '=', id)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,38 @@
+import type { Logger } from '@atrium/core';
+import type { Kysely } from 'kysely';
+import type { InferenceConfig, ModelConfig } from '../config.js';
+import type { InferenceDatabase } from '../storage/schema.js';
+import { Admission } from './admission.js';
+import { demoCredentials, ensureDemoData } from './demo.js';
+import { KeyStore } from './key-store.js';
+import { UsageRecorder } from './usage-recorder.js';
+
+export interface TenancyRuntime {
+  keys: KeyStore;
+  admission: Admission;
+  /** Writes the last usage batch. */
+  close(): Promise<void>;
+}
+
+/** The gateway's tenancy parts over one database: key lookup, admission, usage batching, first-start demo data. */
+export async function openTenancy(
+  db: Kysely<InferenceDatabase>,
+  config: InferenceConfig,
+  models: readonly ModelConfig[],
+  logger: Logger,
+  clock: () => number = Date.now,
+): Promise<TenancyRuntime> {
+  const demo = await ensureDemoData(db, config, new Set(models.map((m) => m.id)), clock());
+  if (demo) demoCredentials.set(config, demo);
+  const keys = new KeyStore(db, clock);
+  const usage = new UsageRecorder(db, logger);
+  const admission = new Admission(db, keys, usage, logger, clock);
+  return {
+    keys,
+    admission,
+    close: async () => {
+      await admission.drain();
+      await usage.close();
+    },
+  };
+}

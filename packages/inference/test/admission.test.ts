@@ -1,0 +1,195 @@
+import { describeEachDialect, silentLogger } from '@atrium/core/testing';
+import type { Kysely } from 'kysely';
+import { expect, it } from 'vitest';
+import { modelSchema } from '../src/config.js';
+import { openInferenceDatabase } from '../src/index.js';
+import { findApiKey } from '../src/storage/api-keys.js';
+import { findResource } from '../src/storage/resources.js';
+import type { InferenceDatabase } from '../src/storage/schema.js';
+import { usageOfKey } from '../src/storage/usage.js';
+import { Admission, type AdmissionRefused, type Ticket } from '../src/tenancy/admission.js';
+import { KeyStore } from '../src/tenancy/key-store.js';
+import { revokeKey } from '../src/tenancy/keys.js';
+import { toMicro } from '../src/tenancy/pricing.js';
+import { UsageRecorder } from '../src/tenancy/usage-recorder.js';
+import { DAY, seedTenant, T0 } from './support/tenancy.js';
+
+const model = modelSchema.parse({
+  id: 'acme/m',
+  contextLength: 4096,
+  backend: { type: 'upstream', replicas: ['http://127.0.0.1:9'] },
+  pricing: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 }, // 1 and 2 credits per token
+});
+
+function gateway(db: Kysely<InferenceDatabase>, clock: { now: number }) {
+  const keys = new KeyStore(db, () => clock.now);
+  const usage = new UsageRecorder(db, silentLogger, 60_000);
+  const admission = new Admission(db, keys, usage, silentLogger, () => clock.now);
+  return { keys, usage, admission };
+}
+
+async function lookup(keys: KeyStore, secret: string) {
+  const key = await keys.lookup(secret);
+  if (!key) throw new Error('key not found');
+  return key;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<AdmissionRefused> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as AdmissionRefused;
+  }
+  throw new Error('expected a refusal');
+}
+
+describeEachDialect('budget admission', ({ dialect, url }) => {
+  async function withDb(work: (db: Kysely<InferenceDatabase>) => Promise<void>) {
+    const database = await openInferenceDatabase(url());
+    try {
+      await work(database.db);
+    } finally {
+      await database.close();
+    }
+  }
+
+  it('resets the period from the creation anchor at read time (injected clock)', () =>
+    withDb(async (db) => {
+      const clock = { now: T0 };
+      const { keys, admission } = gateway(db, clock);
+      const tenant = await seedTenant(db);
+      const { secret } = await tenant.key({ alias: 'daily', budgetTokens: 100, resetPeriod: 'day' });
+      const key = await lookup(keys, secret);
+      const first = await admission.admit({ key, model, promptEstimate: 40, maxOutput: 20 });
+      await first.settle(30, 20);
+      const refused = await refusal(admission.admit({ key, model, promptEstimate: 40, maxOutput: 20 }));
+      expect(refused).toMatchObject({ status: 429, code: 'insufficient_quota' });
+      expect(refused.message).toContain('50 of 100 tokens used');
+      expect(refused.message).toContain(`resets at ${new Date(T0 + DAY).toISOString().replace('.000Z', 'Z')}`);
+      expect(refused.headers).toEqual({ 'x-should-retry': 'false', 'retry-after': String(DAY / 1000) });
+      clock.now = T0 + DAY - 1;
+      await expect(admission.admit({ key, model, promptEstimate: 40, maxOutput: 20 })).rejects.toThrow(/budget/);
+      clock.now = T0 + DAY;
+      const next = await admission.admit({ key, model, promptEstimate: 40, maxOutput: 20 });
+      await next.settle(40, 20);
+      expect(await findApiKey(db, key.id)).toMatchObject({
+        period_start: T0 + DAY,
+        period_used: 60,
+        last_used: T0 + DAY,
+      });
+      // A settlement arriving after its period ended does not touch the new period.
+      clock.now = T0 + 2 * DAY - 1;
+      const late = await admission.admit({ key, model, promptEstimate: 10, maxOutput: 0 });
+      clock.now = T0 + 2 * DAY;
+      await late.settle(5, 0);
+      expect(await findApiKey(db, key.id)).toMatchObject({ period_start: T0 + DAY, period_used: 65 });
+    }));
+
+  it('refuses a revoked key, a model outside the allowlist, exhausted credits, and per-minute limits', () =>
+    withDb(async (db) => {
+      const clock = { now: T0 + 5_000 };
+      const { keys, admission } = gateway(db, clock);
+      const tenant = await seedTenant(db, { credits: 1000, limits: { requestsPerMinute: 3, tokensPerMinute: 1200 } });
+      const { secret, key: row } = await tenant.key({ alias: 'k', allowedModels: ['acme/m'] }, [
+        'acme/m',
+        'acme/other',
+      ]);
+      const key = await lookup(keys, secret);
+      expect(
+        await refusal(admission.admit({ key, model: { ...model, id: 'acme/other' }, promptEstimate: 1, maxOutput: 1 })),
+      ).toMatchObject({ status: 404, code: 'model_not_found' });
+
+      // Credits: 1000; a reservation of 300 prompt + 200 output costs 700.
+      const ticket = await admission.admit({ key, model, promptEstimate: 300, maxOutput: 200 });
+      const credits = await refusal(admission.admit({ key, model, promptEstimate: 300, maxOutput: 200 }));
+      expect(credits).toMatchObject({ status: 429, code: 'insufficient_quota' });
+      expect(credits.message).toMatch(/run out of credits: 300 credits left, this request reserves 700/);
+      expect(credits.headers).toEqual({ 'x-should-retry': 'false' });
+      await ticket.settle(100, 50); // charges 200: 800 left
+      expect((await findResource(db, tenant.resource.id))?.credits_used).toBe(toMicro(200));
+
+      // Tokens per minute: 1200 (the first request settled at 150 tokens; refusals count nothing).
+      const tpm = await refusal(admission.admit({ key, model, promptEstimate: 1100, maxOutput: 0 }));
+      expect(tpm).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+      expect(tpm.message).toMatch(/tokens per minute \(TPM\).*limit 1200, used 150, requested 1100/);
+      expect(tpm.headers).toEqual({ 'retry-after': '55' });
+
+      // Requests per minute: 3 (one counted so far, refusals are not counted).
+      const tickets: Ticket[] = [];
+      for (let i = 0; i < 2; i++) tickets.push(await admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 }));
+      const rpm = await refusal(admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 }));
+      expect(rpm).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+      expect(rpm.message).toMatch(/requests per minute \(RPM\).*limit 3, used 3/);
+      clock.now = T0 + 60_000;
+      tickets.push(await admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 }));
+      await Promise.all(tickets.map((t) => t.settle(1, 1)));
+
+      await revokeKey(db, tenant.member, row.id, clock.now);
+      expect(await refusal(admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 }))).toMatchObject({
+        status: 401,
+        code: 'invalid_api_key',
+      });
+      expect(await keys.lookup(secret)).toBeUndefined();
+    }));
+
+  it('limits concurrent requests of a resource', () =>
+    withDb(async (db) => {
+      const clock = { now: T0 };
+      const { keys, admission } = gateway(db, clock);
+      const tenant = await seedTenant(db, { limits: { concurrentRequests: 2 } });
+      const key = await lookup(keys, (await tenant.key({ alias: 'c' })).secret);
+      const a = await admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 });
+      await admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 });
+      const refused = await refusal(admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 }));
+      expect(refused).toMatchObject({ status: 429, code: 'rate_limit_exceeded', headers: { 'retry-after': '1' } });
+      await a.settle(1, 1);
+      await expect(admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 })).resolves.toBeDefined();
+    }));
+
+  it('200 concurrent admissions from two gateways (connection pools) never overdraw the budget; accounting is exact', async () => {
+    const first = await openInferenceDatabase(url());
+    // Two pools on PostgreSQL, as two gateway processes have. better-sqlite3 is synchronous: a second
+    // connection in the same process would block the event loop while waiting for the first one's lock.
+    const second = dialect === 'postgres' ? await openInferenceDatabase(url()) : first;
+    try {
+      const clock = { now: T0 };
+      const gateways = [gateway(first.db, clock), gateway(second.db, clock)] as const;
+      const tenant = await seedTenant(first.db);
+      const { secret, key: row } = await tenant.key({ alias: 'race', budgetTokens: 50 * 46, resetPeriod: 'month' });
+      const key = await lookup(gateways[0].keys, secret);
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 200 }, (_, i) =>
+          gateways[i % 2 === 0 ? 0 : 1].admission
+            .admit({ key, model, promptEstimate: 30, maxOutput: 16 })
+            .then(async (ticket) => {
+              await ticket.settle(14, 16);
+              return 30;
+            }),
+        ),
+      );
+      const served = outcomes.filter((o) => o.status === 'fulfilled').length;
+      const refused = outcomes.filter((o) => o.status === 'rejected');
+      expect(refused.every((o) => (o.reason as AdmissionRefused).code === 'insufficient_quota')).toBe(true);
+      // Reservations of 46 tokens against 2300: at least 50 fit; settling at 30 frees room for more.
+      expect(served).toBeGreaterThanOrEqual(50);
+      const stored = await findApiKey(first.db, row.id);
+      expect(stored?.period_used).toBe(served * 30);
+      expect(stored?.period_used).toBeLessThanOrEqual(50 * 46);
+      await Promise.all(gateways.map((g) => g.usage.close()));
+      const usage = await usageOfKey(first.db, row.id, 0, T0 + DAY);
+      expect(usage).toEqual([
+        {
+          hour: T0,
+          model: 'acme/m',
+          requests: served,
+          prompt_tokens: served * 14,
+          completion_tokens: served * 16,
+          credits: served * 46_000_000,
+        },
+      ]);
+    } finally {
+      await first.close();
+      if (second !== first) await second.close();
+    }
+  });
+});
