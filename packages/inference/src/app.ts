@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { Catalogue } from './catalogue.js';
@@ -9,11 +8,11 @@ import { registerEmbeddingRoutes } from './http/embedding-routes.js';
 import { formatInferenceError } from './http/errors.js';
 import { registerMessagesRoutes } from './http/messages-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
-import { openInferenceDatabase } from './storage/open.js';
+import { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
 import { openTenancy } from './tenancy/runtime.js';
 
 export async function buildInferenceApp(config: InferenceConfig, context: ServiceContext): Promise<FastifyInstance> {
-  const database = await openInferenceDatabase(config.database ?? `sqlite:${join(context.dataDir, 'inference.db')}`);
+  const database = await openInferenceDatabase(inferenceDatabaseUrl(config, context.dataDir));
   let catalogue: Catalogue;
   try {
     catalogue = await Catalogue.open(config, context.dataDir, context.logger.child({ service: 'inference' }));

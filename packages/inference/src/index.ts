@@ -9,8 +9,9 @@ export type { EngineOptions } from './engine/options.js';
 export { type EngineProcess, spawnEngine } from './engine/process.js';
 export { buildTestModel, TEST_MODEL_CONTEXT_LENGTH, TEST_MODEL_REPLY } from './gguf/test-model.js';
 export { TEST_MODEL_ID, testModelPath, writeTestModel } from './gguf/test-model-file.js';
-export { openInferenceDatabase } from './storage/open.js';
+export { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
 export { createProject, listProjects, type Project } from './storage/projects.js';
+export { OperatorCommands } from './tenancy/operator.js';
 
 export const inferenceService: ServiceDefinition<InferenceConfig> = {
   name: 'inference',

@@ -1,0 +1,159 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { HttpError, loadConfig } from '@atrium/core';
+import { inferenceDatabaseUrl, OperatorCommands, openInferenceDatabase } from '@atrium/inference';
+import { atriumConfigSchema } from '../config.js';
+import { UsageError } from '../usage.js';
+
+export const INFERENCE_ADMIN_USAGE = `usage (each also takes --json, --config FILE, --data-dir DIR):
+  atrium inference create-account --email E --name N [--password P] [--admin]
+  atrium inference create-project --name N [--organisation O]
+  atrium inference add-member --project P --email E --role pi|deputy|member
+  atrium inference add-grant --project P --start DATE --end DATE
+  atrium inference set-allocation --project P --cluster C --node-hours H
+  atrium inference set-rate --cluster C --credits-per-node-hour R [--from DATE]
+  atrium inference convert --project P --cluster C --node-hours H   (creates the resource if needed)
+  atrium inference requests
+  atrium inference approve|reject --request ID --operator EMAIL
+  atrium inference create-key --project P --alias A [--budget TOKENS] [--period day|week|month|Nd] [--models a,b]`;
+
+export const INFERENCE_ADMIN_COMMANDS = new Set([
+  'create-account',
+  'create-project',
+  'add-member',
+  'add-grant',
+  'set-allocation',
+  'set-rate',
+  'convert',
+  'requests',
+  'approve',
+  'reject',
+  'create-key',
+]);
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  config: { type: 'string' },
+  'data-dir': { type: 'string' },
+  email: { type: 'string' },
+  name: { type: 'string' },
+  password: { type: 'string' },
+  admin: { type: 'boolean' },
+  organisation: { type: 'string' },
+  project: { type: 'string' },
+  role: { type: 'string' },
+  start: { type: 'string' },
+  end: { type: 'string' },
+  cluster: { type: 'string' },
+  'node-hours': { type: 'string' },
+  'credits-per-node-hour': { type: 'string' },
+  from: { type: 'string' },
+  request: { type: 'string' },
+  operator: { type: 'string' },
+  alias: { type: 'string' },
+  budget: { type: 'string' },
+  period: { type: 'string' },
+  models: { type: 'string' },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
+
+function required(values: Values, name: keyof Values): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value === '')
+    throw new UsageError(`--${name} is required\n${INFERENCE_ADMIN_USAGE}`);
+  return value;
+}
+
+function number(values: Values, name: keyof Values): number {
+  const value = Number(required(values, name));
+  if (!Number.isFinite(value)) throw new UsageError(`--${name} must be a number`);
+  return value;
+}
+
+function date(values: Values, name: keyof Values): number {
+  const value = Date.parse(required(values, name));
+  if (Number.isNaN(value)) throw new UsageError(`--${name} must be a date such as 2026-01-31 or 2026-01-31T12:00:00Z`);
+  return value;
+}
+
+function run(ops: OperatorCommands, command: string, values: Values, models: ReadonlySet<string>): Promise<unknown> {
+  switch (command) {
+    case 'create-account':
+      return ops.createAccount(
+        required(values, 'email'),
+        required(values, 'name'),
+        values.password,
+        values.admin === true,
+      );
+    case 'create-project':
+      return ops.createProject(required(values, 'name'), values.organisation);
+    case 'add-member':
+      return ops.addMember(required(values, 'project'), required(values, 'email'), required(values, 'role'));
+    case 'add-grant':
+      return ops.addGrant(required(values, 'project'), date(values, 'start'), date(values, 'end'));
+    case 'set-allocation':
+      return ops.setAllocation(required(values, 'project'), required(values, 'cluster'), number(values, 'node-hours'));
+    case 'set-rate':
+      return ops.setRate(
+        required(values, 'cluster'),
+        number(values, 'credits-per-node-hour'),
+        values.from ? date(values, 'from') : Date.now(),
+      );
+    case 'convert':
+      return ops.convertNodeHours(
+        required(values, 'project'),
+        required(values, 'cluster'),
+        number(values, 'node-hours'),
+      );
+    case 'requests':
+      return ops.openRequests();
+    case 'approve':
+    case 'reject':
+      return ops.decide(number(values, 'request'), required(values, 'operator'), command === 'approve');
+    default:
+      return ops.createKey(
+        required(values, 'project'),
+        {
+          alias: required(values, 'alias'),
+          budgetTokens: values.budget === undefined ? undefined : number(values, 'budget'),
+          resetPeriod: values.period,
+          allowedModels: values.models
+            ?.split(',')
+            .map((m) => m.trim())
+            .filter(Boolean),
+        },
+        models,
+      );
+  }
+}
+
+function human(command: string, result: unknown): string {
+  if (command === 'create-key') {
+    const key = result as { alias: string; project: string; secret: string };
+    return `created key '${key.alias}' in project ${key.project}\nsecret (shown once, store it now): ${key.secret}\n`;
+  }
+  if (command === 'create-account' && (result as { password?: string }).password) {
+    const account = result as { email: string; password: string };
+    return `created account ${account.email}\npassword (shown once): ${account.password}\n`;
+  }
+  return `${JSON.stringify(result, null, 2)}\n`;
+}
+
+/** `atrium inference <operator command>`: tenancy administration straight on the database. */
+export async function inferenceAdmin(command: string, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+  const overrides = values['data-dir'] ? { dataDir: values['data-dir'] } : {};
+  const config = loadConfig(atriumConfigSchema, { file: values.config ?? process.env.ATRIUM_CONFIG, overrides });
+  const database = await openInferenceDatabase(inferenceDatabaseUrl(config.inference, resolve(config.dataDir)));
+  try {
+    const models = new Set(config.inference.models.map((m) => m.id));
+    const result = await run(new OperatorCommands(database.db), command, values, models);
+    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : human(command, result));
+  } catch (error) {
+    if (error instanceof HttpError) throw new Error(error.message);
+    throw error;
+  } finally {
+    await database.close();
+  }
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { type Account, createAccount, findAccountByEmail } from '../storage/accounts.js';
+import {
+  addGrant,
+  createProject,
+  findProjectByName,
+  type Project,
+  ROLES,
+  type Role,
+  setAllocation,
+  setMember,
+} from '../storage/projects.js';
+import { setNodeHourRate } from '../storage/rates.js';
+import { convertNodeHours, insertResource, resourceOfProject } from '../storage/resources.js';
+import type { InferenceDatabase } from '../storage/schema.js';
+import { serviceRequests } from '../storage/service-requests.js';
+import { invalid, notFound } from './errors.js';
+import { createKey, type NewKey } from './keys.js';
+import { fromMicro } from './pricing.js';
+import { approveServiceRequest, rejectServiceRequest } from './resources.js';
+
+/** The operator's commands (the `atrium inference …` CLI): names and emails instead of ids. */
+export class OperatorCommands {
+  constructor(private readonly db: Kysely<InferenceDatabase>) {}
+
+  private async project(name: string): Promise<Project> {
+    const project = await findProjectByName(this.db, name);
+    if (!project) throw notFound(`project '${name}'`);
+    return project;
+  }
+
+  private async account(email: string): Promise<Account> {
+    const account = await findAccountByEmail(this.db, email);
+    if (!account) throw notFound(`account '${email}'`);
+    return account;
+  }
+
+  /** Creates an account; without a password, a random one is made and returned (shown once). */
+  async createAccount(email: string, name: string, password: string | undefined, isAdmin: boolean) {
+    const secret = password ?? randomBytes(12).toString('base64url');
+    const account = await createAccount(this.db, { email, name, password: secret, isAdmin });
+    return { ...account, ...(password === undefined ? { password: secret } : {}) };
+  }
+
+  createProject(name: string, organisation: string | undefined) {
+    return createProject(this.db, name, organisation ?? null);
+  }
+
+  async addMember(projectName: string, email: string, role: string) {
+    if (!ROLES.includes(role as Role)) throw invalid(`role must be one of ${ROLES.join(', ')}`, 'role');
+    const project = await this.project(projectName);
+    const account = await this.account(email);
+    await setMember(this.db, project.id, account.id, role as Role);
+    return { project: project.name, email: account.email, role };
+  }
+
+  async addGrant(projectName: string, starts: number, ends: number) {
+    if (!(ends > starts)) throw invalid('the grant must end after it starts', 'end');
+    return addGrant(this.db, (await this.project(projectName)).id, starts, ends);
+  }
+
+  async setAllocation(projectName: string, cluster: string, nodeHours: number) {
+    if (!Number.isFinite(nodeHours) || nodeHours < 0) throw invalid('node hours must be a number ≥ 0', 'node_hours');
+    await setAllocation(this.db, (await this.project(projectName)).id, cluster, nodeHours);
+    return { project: projectName, cluster, node_hours: nodeHours };
+  }
+
+  async setRate(cluster: string, creditsPerNodeHour: number, effectiveFrom: number) {
+    if (!Number.isFinite(creditsPerNodeHour) || creditsPerNodeHour <= 0)
+      throw invalid('the rate must be positive', 'rate');
+    await setNodeHourRate(this.db, cluster, creditsPerNodeHour, effectiveFrom);
+    return { cluster, credits_per_node_hour: creditsPerNodeHour, effective_from: effectiveFrom };
+  }
+
+  openRequests() {
+    return serviceRequests(this.db, 'open');
+  }
+
+  async decide(requestId: number, operatorEmail: string, approve: boolean) {
+    const operator = await this.account(operatorEmail);
+    if (approve) return approveServiceRequest(this.db, operator, requestId);
+    await rejectServiceRequest(this.db, operator, requestId);
+    return { rejected: requestId };
+  }
+
+  /** Gives the project its resource (if needed) and converts node hours of its allocation into credits. */
+  async convertNodeHours(projectName: string, cluster: string, nodeHours: number, now = Date.now()) {
+    if (!Number.isFinite(nodeHours) || nodeHours <= 0) throw invalid('node hours must be positive', 'node_hours');
+    const project = await this.project(projectName);
+    return this.db.transaction().execute(async (trx) => {
+      const resource = (await resourceOfProject(trx, project.id)) ?? (await insertResource(trx, project.id, now));
+      const credits = await convertNodeHours(trx, resource.id, project.id, cluster, nodeHours, now);
+      return { project: project.name, resource: resource.id, credits_added: fromMicro(credits) };
+    });
+  }
+
+  /** Creates a key (the secret is returned once). */
+  async createKey(projectName: string, input: Omit<NewKey, 'projectId' | 'secret'>, models: ReadonlySet<string>) {
+    const project = await this.project(projectName);
+    const { key, secret } = await createKey(this.db, null, { ...input, projectId: project.id }, models);
+    return { id: key.id, alias: key.alias, project: project.name, secret };
+  }
+}
