@@ -107,7 +107,7 @@ export default async function benchCli(args: string[]): Promise<BenchReport> {
   });
   const rows = [
     row('atrium bench run (bin/atrium.mjs)', times.cli),
-    row('bench client entered directly (lazy main.ts)', times.entry),
+    row('bench client module entered directly', times.entry),
     row(`POST /v0/run alone (${BENCHMARKS} benchmarks)`, times.api),
     row('node -e 0 (process start)', times.node),
   ];
@@ -118,7 +118,7 @@ export default async function benchCli(args: string[]): Promise<BenchReport> {
     rows,
     notes: [
       `Goal: CLI start + parse + submit < 300 ms over the API call. Through bin/atrium.mjs: ${Math.round(median(times.cli) - api)} ms; entered directly: ${Math.round(direct)} ms.`,
-      'The difference between the two first rows is main.ts importing every service (serve, inference, provenance) eagerly.',
+      'Any gap between the two first rows is what main.ts loads before dispatching (it imports commands lazily).',
     ],
     data: times,
   };
