@@ -90,7 +90,7 @@ async function endToEnd(rounds: number) {
   });
   const config = inferenceConfigSchema.parse({
     port: 0,
-    auth: { staticKeys: [KEY] },
+    auth: { demoKey: KEY },
     models: [{ id: MODEL, contextLength: 32_768, backend: { type: 'upstream', replicas: [upstream.origin] } }],
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));

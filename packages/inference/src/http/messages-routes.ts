@@ -1,6 +1,7 @@
 import { HttpError, normalizeError } from '@atrium/core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anthropicErrorBody, anthropicErrorHeaders } from '../anthropic/errors.js';
+import type { AnthropicUsage } from '../anthropic/from-openai.js';
 import { toAnthropicMessage } from '../anthropic/from-openai.js';
 import { AnthropicStream } from '../anthropic/stream.js';
 import { toChatPrompt, toChatRequest } from '../anthropic/to-openai.js';
@@ -12,25 +13,36 @@ import {
   messagesRequestSchema,
 } from '../anthropic/wire.js';
 import type { Catalogue, ServedModel } from '../catalogue.js';
+import { allowsModel } from '../tenancy/active-key.js';
+import { effectiveMaxOutput, estimateChatPromptTokens } from '../tenancy/estimate.js';
 import { estimatePromptTokens, validateChatRequest } from '../wire/chat-validation.js';
 import { toUpstreamChatBody } from '../wire/upstream-request.js';
+import { admit, type ServedUsage } from './admission.js';
+import { keyOf } from './auth.js';
 import { modelNotFound } from './model-routes.js';
 import { clientGone, readUpstreamJson, relayStream, throwUpstreamError } from './upstream-io.js';
+
+/** Cache reads are billed as input: the seed does not distinguish cached from uncached input tokens. */
+const billable = (usage: AnthropicUsage): ServedUsage => ({
+  input_tokens: usage.input_tokens + usage.cache_read_input_tokens,
+  output_tokens: usage.output_tokens,
+});
 
 /**
  * Anthropic's Messages API (`/v1/messages`, `/v1/messages/count_tokens`) translated onto the same upstreams as
  * `/v1/chat/completions`, plus the `HEAD /` probe of Claude Code. The routes live in their own encapsulated
  * plugin so that every error on them, authentication included, answers in Anthropic's envelope with a
- * `request-id` header.
+ * `request-id` header. Keys, model allowlists, budgets and accounting apply as on `/v1/chat/completions`;
+ * `count_tokens` is free (checked against the allowlist only).
  */
 export function registerMessagesRoutes(
   app: FastifyInstance,
   catalogue: Catalogue,
   allowedMediaHosts: ReadonlySet<string>,
 ): void {
-  const admit = (id: string): ServedModel => {
+  const modelFor = (request: FastifyRequest, id: string): ServedModel => {
     const served = catalogue.get(id);
-    if (!served) throw modelNotFound(id);
+    if (!served || !allowsModel(keyOf(request), id)) throw modelNotFound(id);
     return served;
   };
 
@@ -55,10 +67,13 @@ export function registerMessagesRoutes(
 
     scope.post('/v1/messages', { schema: { body: messagesRequestSchema } }, async (request, reply) => {
       const body = request.body as MessagesRequest;
-      const served = admit(body.model);
+      const served = modelFor(request, body.model);
       validateMessages(body, { model: served.config, allowedMediaHosts });
       const chat = toChatRequest(body);
       validateChatRequest(chat, served.config, allowedMediaHosts);
+      const estimate = estimateChatPromptTokens(chat);
+      const maxOutput = effectiveMaxOutput(chat, estimate, served.config.contextLength);
+      const admitted = await admit(request, reply, served.config, estimate, maxOutput);
       const signal = clientGone(reply);
       const upstream = await served.group.dispatch({
         path: '/v1/chat/completions',
@@ -68,6 +83,7 @@ export function registerMessagesRoutes(
       if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
       if (body.stream !== true) {
         const message = toAnthropicMessage(await readUpstreamJson(upstream, signal), body.model, body.stop_sequences);
+        admitted.served(() => billable(message.usage));
         return reply.type('application/json').send(JSON.stringify(message));
       }
       const stream = new AnthropicStream({
@@ -75,13 +91,14 @@ export function registerMessagesRoutes(
         stopSequences: body.stop_sequences,
         estimatedInputTokens: estimatePromptTokens(chat),
       });
+      admitted.served(() => billable(stream.usage));
       relayStream(reply, upstream, stream);
       return reply;
     });
 
     scope.post('/v1/messages/count_tokens', { schema: { body: countTokensRequestSchema } }, async (request, reply) => {
       const body = request.body as CountTokensRequest;
-      const served = admit(body.model);
+      const served = modelFor(request, body.model);
       validateMessages(body, { model: served.config, allowedMediaHosts });
       const { messages, tools, chat_template_kwargs } = toChatPrompt(body);
       const signal = clientGone(reply);
