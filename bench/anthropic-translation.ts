@@ -20,6 +20,7 @@ import { median } from './lib/load.js';
 import type { BenchReport } from './lib/report.js';
 
 const MODEL = 'bench/fixed';
+type Sample = { ms: number; cpuUs: number };
 const KEY = 'sk-bench-0123456789abcdef';
 const PIECE = 16 * 1024;
 
@@ -110,11 +111,19 @@ async function endToEnd(rounds: number) {
     const used = process.cpuUsage(cpu);
     return { ms: Number(process.hrtime.bigint() - started) / 1e6, cpuUs: used.user + used.system };
   };
-  const results = { chat: [] as { ms: number; cpuUs: number }[], messages: [] as { ms: number; cpuUs: number }[] };
+  const results = { chat: [] as Sample[], messages: [] as Sample[] };
   try {
     for (let i = 0; i < rounds + 10; i++) {
-      const c = await once('/v1/chat/completions', chat);
-      const m = await once('/v1/messages', messages);
+      // Alternate which goes first: each request's accounting settles while the next one runs.
+      let c: Sample;
+      let m: Sample;
+      if (i % 2 === 0) {
+        c = await once('/v1/chat/completions', chat);
+        m = await once('/v1/messages', messages);
+      } else {
+        m = await once('/v1/messages', messages);
+        c = await once('/v1/chat/completions', chat);
+      }
       if (i < 10) continue;
       results.chat.push(c);
       results.messages.push(m);
@@ -125,7 +134,7 @@ async function endToEnd(rounds: number) {
     await upstream.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  const summary = (list: { ms: number; cpuUs: number }[]) => ({
+  const summary = (list: Sample[]) => ({
     ms: median(list.map((r) => r.ms)),
     cpuUs: median(list.map((r) => r.cpuUs)),
   });

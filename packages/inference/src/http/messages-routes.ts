@@ -15,7 +15,7 @@ import {
 import type { Catalogue, ServedModel } from '../catalogue.js';
 import { allowsModel } from '../tenancy/active-key.js';
 import { effectiveMaxOutput, estimateChatPromptTokens } from '../tenancy/estimate.js';
-import { estimatePromptTokens, validateChatRequest } from '../wire/chat-validation.js';
+import { validateChatRequest } from '../wire/chat-validation.js';
 import { toUpstreamChatBody } from '../wire/upstream-request.js';
 import { admit, type ServedUsage } from './admission.js';
 import { keyOf } from './auth.js';
@@ -89,7 +89,7 @@ export function registerMessagesRoutes(
       const stream = new AnthropicStream({
         model: body.model,
         stopSequences: body.stop_sequences,
-        estimatedInputTokens: estimatePromptTokens(chat),
+        estimatedInputTokens: estimate,
       });
       admitted.served(() => billable(stream.usage));
       relayStream(reply, upstream, stream);
