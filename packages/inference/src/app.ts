@@ -8,6 +8,7 @@ import { registerEmbeddingRoutes } from './http/embedding-routes.js';
 import { formatInferenceError } from './http/errors.js';
 import { registerMessagesRoutes } from './http/messages-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
+import { registerUiRoutes } from './http/ui-routes.js';
 import { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
 import { openTenancy } from './tenancy/runtime.js';
 
@@ -36,6 +37,10 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
   });
   registerBearerAuth(app, tenancy.keys);
   registerModelRoutes(app, catalogue.list, config.ownedBy);
+  registerUiRoutes(app, database.db, {
+    models: catalogue.list.map((m) => m.id),
+    designatedOrganisation: config.tenancy.designatedOrganisation,
+  });
   registerChatRoutes(app, catalogue, new Set(config.media.allowedHosts));
   registerEmbeddingRoutes(app, catalogue);
   registerMessagesRoutes(app, catalogue, new Set(config.media.allowedHosts));

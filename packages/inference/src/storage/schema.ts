@@ -117,6 +117,17 @@ export interface UsageHourlyTable {
   credits: number;
 }
 
+/** A web UI sign-in: an account, or one API key ("sign in with access token"). */
+export interface UiSessionTable {
+  /** SHA-256 of the cookie's token. */
+  token_hash: string;
+  account_id: string | null;
+  key_id: string | null;
+  /** The token forms must echo (CSRF). */
+  csrf: string;
+  expires: number;
+}
+
 export interface InferenceDatabase {
   account: AccountTable;
   project: ProjectTable;
@@ -128,4 +139,5 @@ export interface InferenceDatabase {
   service_request: ServiceRequestTable;
   api_key: ApiKeyTable;
   usage_hourly: UsageHourlyTable;
+  ui_session: UiSessionTable;
 }

@@ -118,5 +118,13 @@ export const projectMigration: Migration = {
       // Every UI query is "one key (or the keys of one resource), a time range": key first, then hour.
       .addPrimaryKeyConstraint('usage_hourly_pk', ['key_id', 'hour', 'model'])
       .execute();
+    await db.schema
+      .createTable('ui_session')
+      .addColumn('token_hash', 'text', (c) => c.primaryKey())
+      .addColumn('account_id', 'text', (c) => c.references('account.id').onDelete('cascade'))
+      .addColumn('key_id', 'text', (c) => c.references('api_key.id').onDelete('cascade'))
+      .addColumn('csrf', 'text', (c) => c.notNull())
+      .addColumn('expires', 'bigint', (c) => c.notNull())
+      .execute();
   },
 };

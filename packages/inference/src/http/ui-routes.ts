@@ -1,0 +1,284 @@
+import { randomBytes } from 'node:crypto';
+import { HttpError, normalizeError } from '@atrium/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { type Account, checkPassword, findAccount } from '../storage/accounts.js';
+import { findApiKey, findApiKeyByHash } from '../storage/api-keys.js';
+import { accountDashboard } from '../storage/dashboard.js';
+import { findResource } from '../storage/resources.js';
+import type { InferenceDatabase } from '../storage/schema.js';
+import { serviceRequests } from '../storage/service-requests.js';
+import type { UiSession } from '../storage/ui-sessions.js';
+import { usageOfKey } from '../storage/usage.js';
+import { createKey, revokeKey } from '../tenancy/keys.js';
+import { parseResetPeriod, periodAt } from '../tenancy/period.js';
+import {
+  approveServiceRequest,
+  createResourceInPortal,
+  fileServiceRequest,
+  PORTAL_CATEGORY,
+  PORTAL_OFFERING,
+  rejectServiceRequest,
+  SERVICE_DESK_SERVICE,
+} from '../tenancy/resources.js';
+import { hashSecret } from '../tenancy/secrets.js';
+import type { Html } from '../ui/html.js';
+import { html, page } from '../ui/html.js';
+import { accountPage, COPY_SCRIPT, keyPage, signInPage, signOutNav } from '../ui/pages.js';
+import { UiSessions } from './ui-session.js';
+
+const HOUR_MS = 3_600_000;
+const FORM_LIMIT = 64 * 1024;
+
+export interface UiOptions {
+  models: readonly string[];
+  designatedOrganisation: string;
+  clock?: () => number;
+}
+
+function send(reply: FastifyReply, title: string, body: Html, nav?: Html, status = 200) {
+  const nonce = randomBytes(16).toString('base64');
+  reply
+    .code(status)
+    .headers({
+      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
+    .type('text/html; charset=utf-8')
+    .send(page(title, body, { nav, nonce, script: COPY_SCRIPT }));
+}
+
+const numberField = (form: URLSearchParams, name: string): number | undefined => {
+  const text = form.get(name)?.trim();
+  if (!text) return undefined;
+  const value = Number(text);
+  if (!Number.isFinite(value))
+    throw new HttpError(400, 'invalid_request', `${name.replace('_', ' ')} must be a number`);
+  return value;
+};
+
+/**
+ * The web UI under `/ui/`: server-rendered pages, forms with CSRF tokens, sessions in HTTP-only SameSite
+ * cookies. Signed in with an account: projects, grants, resources, keys (create, revoke), requests; with an
+ * API key: that key's usage.
+ */
+export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatabase>, options: UiOptions): void {
+  const clock = options.clock ?? Date.now;
+  const sessions = new UiSessions(db, clock);
+
+  app.register(
+    async (scope) => {
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: FORM_LIMIT },
+        (_request, body, done) => done(null, new URLSearchParams(body as string)),
+      );
+      scope.setErrorHandler((error, request, reply) => {
+        const problem = normalizeError(error);
+        if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+        send(
+          reply,
+          'Error',
+          html`<section class="error" role="alert">${problem.message}</section><p><a href="/ui/">Back</a></p>`,
+          undefined,
+          problem.status,
+        );
+      });
+
+      const form = (request: FastifyRequest): URLSearchParams => {
+        if (!(request.body instanceof URLSearchParams))
+          throw new HttpError(415, 'unsupported_media_type', 'expected a form');
+        return request.body;
+      };
+
+      async function renderHome(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        session: UiSession | undefined,
+        extra: { created?: { alias: string; secret: string }; error?: string; status?: number } = {},
+      ) {
+        if (!session)
+          return send(
+            reply,
+            'Sign in',
+            signInPage(sessions.signInToken(request, reply), extra.error),
+            undefined,
+            extra.status,
+          );
+        if (session.key_id) return renderKey(reply, session);
+        const account = session.account_id ? await findAccount(db, session.account_id) : undefined;
+        if (!account) return send(reply, 'Sign in', signInPage(sessions.signInToken(request, reply)));
+        const now = clock();
+        const isAdmin = account.is_admin === 1;
+        const [projects, requests] = await Promise.all([
+          accountDashboard(db, account.id, now - 30 * 24 * HOUR_MS),
+          isAdmin ? serviceRequests(db, 'open') : undefined,
+        ]);
+        const body = accountPage({
+          csrf: session.csrf,
+          isAdmin,
+          projects,
+          models: options.models,
+          designatedOrganisation: options.designatedOrganisation,
+          now,
+          created: extra.created,
+          error: extra.error,
+          requests,
+        });
+        send(reply, 'Projects', body, signOutNav(session.csrf, account.email), extra.status);
+      }
+
+      async function renderKey(reply: FastifyReply, session: UiSession) {
+        const key = session.key_id ? await findApiKey(db, session.key_id) : undefined;
+        if (!key) throw new HttpError(404, 'not_found', 'this key no longer exists');
+        const now = clock();
+        const to = now - (now % HOUR_MS) + HOUR_MS;
+        const from = to - 7 * 24 * HOUR_MS;
+        const [rows, resource] = await Promise.all([
+          usageOfKey(db, key.id, from, to),
+          findResource(db, key.resource_id),
+        ]);
+        const window = periodAt(key.created, key.reset_period ? parseResetPeriod(key.reset_period) : undefined, now);
+        const perModel = new Map<
+          string,
+          { model: string; requests: number; prompt_tokens: number; completion_tokens: number }
+        >();
+        for (const r of rows) {
+          const m = perModel.get(r.model) ?? { model: r.model, requests: 0, prompt_tokens: 0, completion_tokens: 0 };
+          m.requests += r.requests;
+          m.prompt_tokens += r.prompt_tokens;
+          m.completion_tokens += r.completion_tokens;
+          perModel.set(r.model, m);
+        }
+        const body = keyPage({
+          key,
+          resource,
+          window,
+          used: key.period_start >= window.start ? key.period_used : 0,
+          points: rows.map((r) => ({ hour: r.hour, model: r.model, tokens: r.prompt_tokens + r.completion_tokens })),
+          from,
+          to,
+          perModel: [...perModel.values()],
+        });
+        send(reply, `Key ${key.alias}`, body, signOutNav(session.csrf, `key “${key.alias}”`));
+      }
+
+      /** Runs an account's form action; a refusal re-renders the page with the message. */
+      async function accountAction(
+        request: FastifyRequest,
+        reply: FastifyReply,
+        action: (account: Account, form: URLSearchParams) => Promise<{ alias: string; secret: string } | undefined>,
+      ) {
+        const body = form(request);
+        const session = await sessions.checkForm(request, body);
+        const account = session.account_id ? await findAccount(db, session.account_id) : undefined;
+        if (!account) throw new HttpError(403, 'forbidden', 'sign in with an account for this');
+        try {
+          const created = await action(account, body);
+          if (created) return renderHome(request, reply, session, { created });
+        } catch (error) {
+          if (!(error instanceof HttpError) || error.status >= 500) throw error;
+          return renderHome(request, reply, session, { error: error.message, status: error.status });
+        }
+        return reply.redirect('/ui/', 303);
+      }
+
+      scope.get('/', async (request, reply) => renderHome(request, reply, await sessions.current(request)));
+
+      scope.post('/signin/password', async (request, reply) => {
+        const body = form(request);
+        sessions.checkSignIn(request, body);
+        const account = await checkPassword(db, body.get('email') ?? '', body.get('password') ?? '');
+        if (!account) return renderHome(request, reply, undefined, { error: 'Wrong email or password.', status: 401 });
+        await sessions.start(request, reply, { accountId: account.id });
+        return reply.redirect('/ui/', 303);
+      });
+
+      scope.post('/signin/key', async (request, reply) => {
+        const body = form(request);
+        sessions.checkSignIn(request, body);
+        const key = await findApiKeyByHash(db, hashSecret((body.get('key') ?? '').trim()));
+        if (!key || key.revoked !== null)
+          return renderHome(request, reply, undefined, { error: 'Unknown or revoked API key.', status: 401 });
+        await sessions.start(request, reply, { keyId: key.id });
+        return reply.redirect('/ui/', 303);
+      });
+
+      scope.post('/signout', async (request, reply) => {
+        await sessions.checkForm(request, form(request));
+        await sessions.end(request, reply);
+        return reply.redirect('/ui/', 303);
+      });
+
+      scope.post('/projects/:projectId/keys', (request, reply) =>
+        accountAction(request, reply, async (account, body) => {
+          const days = body.get('days')?.trim();
+          const created = await createKey(
+            db,
+            account,
+            {
+              projectId: (request.params as { projectId: string }).projectId,
+              alias: body.get('alias') ?? '',
+              budgetTokens: numberField(body, 'budget'),
+              resetPeriod: days ? `${days}d` : body.get('period') || undefined,
+              allowedModels: body.getAll('models'),
+            },
+            new Set(options.models),
+            clock(),
+          );
+          return { alias: created.key.alias, secret: created.secret };
+        }),
+      );
+
+      scope.post('/keys/:keyId/revoke', (request, reply) =>
+        accountAction(request, reply, async (account) => {
+          await revokeKey(db, account, (request.params as { keyId: string }).keyId, clock());
+          return undefined;
+        }),
+      );
+
+      scope.post('/projects/:projectId/resource', (request, reply) =>
+        accountAction(request, reply, async (account, body) => {
+          const order = {
+            projectId: (request.params as { projectId: string }).projectId,
+            category: PORTAL_CATEGORY,
+            offering: PORTAL_OFFERING,
+            nodeHours: numberField(body, 'node_hours') ?? 0,
+            cluster: body.get('cluster') ?? '',
+          };
+          await createResourceInPortal(db, account, order, options.designatedOrganisation, clock());
+          return undefined;
+        }),
+      );
+
+      scope.post('/projects/:projectId/service-request', (request, reply) =>
+        accountAction(request, reply, async (account, body) => {
+          const input = {
+            projectId: (request.params as { projectId: string }).projectId,
+            service: SERVICE_DESK_SERVICE,
+            text: body.get('text') ?? '',
+            nodeHours: numberField(body, 'node_hours') ?? 0,
+            cluster: body.get('cluster') ?? '',
+          };
+          await fileServiceRequest(db, account, input, clock());
+          return undefined;
+        }),
+      );
+
+      for (const decision of ['approve', 'reject'] as const) {
+        scope.post(`/requests/:requestId/${decision}`, (request, reply) =>
+          accountAction(request, reply, async (account) => {
+            const id = Number((request.params as { requestId: string }).requestId);
+            if (!Number.isSafeInteger(id)) throw new HttpError(404, 'not_found', 'service request not found');
+            if (decision === 'approve') await approveServiceRequest(db, account, id, clock());
+            else await rejectServiceRequest(db, account, id, clock());
+            return undefined;
+          }),
+        );
+      }
+    },
+    { prefix: '/ui' },
+  );
+}

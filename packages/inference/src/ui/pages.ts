@@ -1,0 +1,145 @@
+import type { ApiKeyRow } from '../storage/api-keys.js';
+import type { DashboardProject } from '../storage/dashboard.js';
+import type { InferenceResource } from '../storage/resources.js';
+import type { ServiceRequest } from '../storage/service-requests.js';
+import type { PeriodWindow } from '../tenancy/period.js';
+import { fromMicro } from '../tenancy/pricing.js';
+import { PORTAL_CATEGORY, PORTAL_OFFERING, SERVICE_DESK_SERVICE } from '../tenancy/resources.js';
+import { type ChartPoint, usageChart } from './chart.js';
+import { type Html, html } from './html.js';
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const time = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+const errorBox = (error: string | undefined) =>
+  error ? html`<section class="error" role="alert">${error}</section>` : '';
+
+export const signOutNav = (csrf: string, who: string) =>
+  html`<span class="muted">${who}</span><form class="inline" method="post" action="/ui/signout">${csrfField(csrf)}<button>Sign out</button></form>`;
+
+export function signInPage(csrf: string, error?: string): Html {
+  return html`${errorBox(error)}
+<section><h2>Sign in</h2><form method="post" action="/ui/signin/password">${csrfField(csrf)}
+<label>Email <input name="email" type="email" autocomplete="username" required></label>
+<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+<button>Sign in</button></form></section>
+<section><h2>Sign in with access token</h2><p class="muted">Shows the usage of that API key only.</p>
+<form method="post" action="/ui/signin/key">${csrfField(csrf)}
+<label>API key <input name="key" type="password" autocomplete="off" required></label><button>Sign in with key</button></form></section>`;
+}
+
+export interface KeyView {
+  key: ApiKeyRow;
+  resource: InferenceResource | undefined;
+  window: PeriodWindow;
+  used: number;
+  points: ChartPoint[];
+  from: number;
+  to: number;
+  perModel: Array<{ model: string; requests: number; prompt_tokens: number; completion_tokens: number }>;
+}
+
+export function keyPage(view: KeyView): Html {
+  const { key, window } = view;
+  const budget = key.budget_tokens;
+  return html`<section><h2>API key “${key.alias}”</h2><table>
+<tr><th>Budget</th><td>${budget === null ? 'none' : `${view.used} of ${budget} tokens used, ${Math.max(0, budget - view.used)} remaining`}</td></tr>
+<tr><th>Period</th><td>${key.reset_period ?? 'never resets'}</td></tr>
+<tr><th>Next reset</th><td data-testid="next-reset">${Number.isFinite(window.end) ? time(window.end) : '—'}</td></tr>
+<tr><th>Credits left on the resource</th><td>${view.resource ? fromMicro(view.resource.credits_total - view.resource.credits_used) : '—'}</td></tr>
+<tr><th>Models</th><td>${key.allowed_models ? (JSON.parse(key.allowed_models) as string[]).join(', ') : 'all'}</td></tr></table></section>
+<section><h2>Tokens per hour, last 7 days</h2>${usageChart(view.points, view.from, view.to)}
+<table data-testid="usage"><tr><th>Model</th><th>Requests</th><th>Prompt tokens</th><th>Completion tokens</th></tr>
+${view.perModel.map((m) => html`<tr><td>${m.model}</td><td>${m.requests}</td><td>${m.prompt_tokens}</td><td>${m.completion_tokens}</td></tr>`)}</table></section>`;
+}
+
+export interface AccountView {
+  csrf: string;
+  isAdmin: boolean;
+  projects: DashboardProject[];
+  models: readonly string[];
+  designatedOrganisation: string;
+  now: number;
+  created?: { alias: string; secret: string } | undefined;
+  error?: string | undefined;
+  requests?: ServiceRequest[] | undefined;
+}
+
+function keyRows(project: DashboardProject, csrf: string): Html {
+  return html`<table data-testid="keys"><tr><th>Alias</th><th>Created</th><th>Budget</th><th>Period</th><th>Models</th><th>Last used</th><th>Usage (30 days)</th><th></th></tr>
+${project.keys.map(
+  (
+    k,
+  ) => html`<tr><td>${k.alias} <span class="muted">…${k.secret_hint}</span></td><td>${day(k.created)}</td><td>${k.budget_tokens ?? '—'}</td>
+<td>${k.reset_period ?? '—'}</td><td>${k.allowed_models ? (JSON.parse(k.allowed_models) as string[]).join(', ') : 'all'}</td>
+<td>${k.last_used ? time(k.last_used) : 'never'}</td><td>${k.requests} requests, ${k.tokens} tokens</td>
+<td>${k.revoked ? html`revoked ${day(k.revoked)}` : html`<form class="inline" method="post" action="/ui/keys/${k.id}/revoke">${csrfField(csrf)}<button aria-label="Revoke ${k.alias}">Revoke</button></form>`}</td></tr>`,
+)}</table>`;
+}
+
+function createKeyForm(project: DashboardProject, view: AccountView): Html {
+  return html`<details><summary>Create a key</summary><form method="post" action="/ui/projects/${project.id}/keys">${csrfField(view.csrf)}
+<label>Alias <input name="alias" required maxlength="200"></label>
+<label>Token budget (optional) <input name="budget" inputmode="numeric" pattern="[0-9]*"></label>
+<label>Reset period <select name="period"><option value="">never</option><option>day</option><option>week</option><option>month</option></select>
+or every <input name="days" size="4" inputmode="numeric" pattern="[0-9]*"> days</label>
+<fieldset><legend>Allowed models (none checked: all)</legend>${view.models.map(
+    (m) => html`<label><input type="checkbox" name="models" value="${m}"> ${m}</label>`,
+  )}</fieldset><button>Create key</button></form></details>`;
+}
+
+function resourceRequestForm(project: DashboardProject, view: AccountView): Html {
+  const clusters = project.allocations.map((a) => html`<option>${a.cluster}</option>`);
+  if (project.organisation === view.designatedOrganisation) {
+    return html`<form method="post" action="/ui/projects/${project.id}/resource">${csrfField(view.csrf)}
+<p>Add resource → ${project.name} → category ${PORTAL_CATEGORY} → offering ${PORTAL_OFFERING}</p>
+<label>Node hours <input name="node_hours" required inputmode="decimal"></label><label>Cluster <select name="cluster">${clusters}</select></label>
+<button>Create inference resource</button></form>`;
+  }
+  return html`<form method="post" action="/ui/projects/${project.id}/service-request">${csrfField(view.csrf)}
+<p>Service-desk request for the ${SERVICE_DESK_SERVICE}</p><label>Request <textarea name="text" required></textarea></label>
+<label>Node hours <input name="node_hours" required inputmode="decimal"></label><label>Cluster <select name="cluster">${clusters}</select></label>
+<button>File request</button></form>`;
+}
+
+function projectSection(project: DashboardProject, view: AccountView): Html {
+  const active = project.grants.some((g) => g.starts <= view.now && view.now < g.ends);
+  const manages = view.isAdmin || project.role === 'pi' || project.role === 'deputy';
+  const resource = project.resource;
+  return html`<section data-project="${project.name}"><h2>${project.name} <span class="muted">(${project.role})</span></h2>
+<p>Grants: ${project.grants.map((g) => html`${day(g.starts)} – ${day(g.ends)}; `)}${active ? '' : html`<strong>no active grant</strong>`}</p>
+<p>Allocations: ${project.allocations.map((a) => html`${a.cluster}: ${a.node_hours} node hours; `)}</p>
+${
+  resource
+    ? html`<p>Inference resource: <strong data-testid="credits">${fromMicro(resource.credits_total - resource.credits_used)}</strong> credits left of ${fromMicro(resource.credits_total)}</p>
+${keyRows(project, view.csrf)}${active ? createKeyForm(project, view) : ''}`
+    : manages
+      ? resourceRequestForm(project, view)
+      : html`<p>This project has no inference resource yet. Ask the project's PI or deputy to request one.</p>`
+}</section>`;
+}
+
+function requestQueue(requests: ServiceRequest[], csrf: string): Html {
+  return html`<section><h2>Service-desk requests</h2><table data-testid="requests"><tr><th>#</th><th>Project</th><th>Request</th><th>Node hours</th><th>Cluster</th><th></th></tr>
+${requests.map(
+  (
+    r,
+  ) => html`<tr><td>${r.id}</td><td>${r.project_id}</td><td>${r.text}</td><td>${r.node_hours}</td><td>${r.cluster}</td>
+<td><form class="inline" method="post" action="/ui/requests/${r.id}/approve">${csrfField(csrf)}<button>Approve</button></form>
+<form class="inline" method="post" action="/ui/requests/${r.id}/reject">${csrfField(csrf)}<button>Reject</button></form></td></tr>`,
+)}</table></section>`;
+}
+
+export function accountPage(view: AccountView): Html {
+  const created = view.created
+    ? html`<section role="status"><h2>Key “${view.created.alias}” created</h2>
+<p>Copy the secret now: it is shown only this once and cannot be shown again.</p>
+<p class="secret" id="secret" data-testid="secret">${view.created.secret}</p><button type="button" id="copy">Copy</button></section>`
+    : '';
+  return html`${errorBox(view.error)}${created}
+${view.projects.length === 0 ? html`<section>You are not a member of any project.</section>` : view.projects.map((p) => projectSection(p, view))}
+${view.requests ? requestQueue(view.requests, view.csrf) : ''}`;
+}
+
+export const COPY_SCRIPT =
+  "document.getElementById('copy')?.addEventListener('click',()=>navigator.clipboard.writeText(document.getElementById('secret').textContent))";

@@ -1,0 +1,156 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeGracefully } from '@atrium/core';
+import { listen, silentLogger } from '@atrium/core/testing';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../src/index.js';
+import { type FixedUpstream, startFixedUpstream } from './support/fixed-upstream.js';
+import { seedTenant } from './support/tenancy.js';
+
+const MODEL = 'acme/chat';
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+describe('web UI in headless Chromium', () => {
+  let dir: string;
+  let upstream: FixedUpstream;
+  let base: string;
+  let stop: () => Promise<void>;
+  let browser: Browser;
+  let member: { email: string };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'atrium-ui-'));
+    const url = `sqlite:${join(dir, 'inference.db')}`;
+    const seeding = await openInferenceDatabase(url);
+    const tenant = await seedTenant(seeding.db, {}, Date.now());
+    member = tenant.member;
+    await seeding.close();
+    upstream = await startFixedUpstream();
+    const config = inferenceConfigSchema.parse({
+      port: 0,
+      database: url,
+      auth: { demo: false },
+      models: [{ id: MODEL, contextLength: 4096, backend: { type: 'upstream', replicas: [upstream.origin] } }],
+    });
+    const app = await buildInferenceApp(config, { logger: silentLogger, dataDir: dir, accessLog: false });
+    base = await listen(app);
+    stop = () => closeGracefully(app, 2_000);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stop?.();
+    await upstream?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const chat = (secret: string) =>
+    fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }),
+    });
+
+  async function signIn(page: Page) {
+    await page.goto(`${base}/ui/`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password').fill('m-password');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForSelector('[data-testid=keys]');
+  }
+
+  async function submitKeyForm(page: Page, alias: string): Promise<void> {
+    await page.getByText('Create a key').click();
+    await page.getByLabel('Alias').fill(alias);
+    await page.getByLabel('Token budget (optional)').fill('1000');
+    await page.getByLabel('Reset period').selectOption('week');
+    await page.getByLabel(MODEL).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+  }
+
+  async function createKey(page: Page, alias: string): Promise<string> {
+    await submitKeyForm(page, alias);
+    return (await page.getByTestId('secret').textContent()) ?? '';
+  }
+
+  it('signs in with a password, creates a key whose secret is shown once, revokes it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${base}/ui/`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password').fill('wrong');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    expect(await page.getByRole('alert').textContent()).toContain('Wrong email or password');
+    await signIn(page);
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === 'atrium_ui');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/ui' });
+
+    const secret = await createKey(page, 'Laptop');
+    expect(secret).toMatch(/^sk-[0-9A-Za-z]{40}$/);
+    expect((await chat(secret)).status).toBe(200);
+    await page.goto(`${base}/ui/`);
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.getByTestId('keys').textContent()).toContain('Laptop');
+
+    await submitKeyForm(page, ' laptop ');
+    expect(await page.getByTestId('secret').count()).toBe(0);
+    expect(await page.getByRole('alert').textContent()).toContain("a key with the alias 'laptop' already exists");
+
+    await page.getByRole('button', { name: 'Revoke Laptop' }).click();
+    await page.waitForSelector('text=revoked');
+    expect((await chat(secret)).status).toBe(401);
+    await context.close();
+  }, 60_000);
+
+  it('signs in with a key and shows its usage after traffic', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page);
+    const secret = await createKey(page, 'usage');
+    for (let i = 0; i < 3; i++) expect((await chat(secret)).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').fill(secret);
+    await page.getByRole('button', { name: 'Sign in with key' }).click();
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return page.getByTestId('usage').textContent();
+      })
+      .toContain(`${MODEL}34248`); // 3 requests, 42 prompt tokens, 48 completion tokens
+    const text = (await page.textContent('main')) ?? '';
+    expect(text).toContain('90 of 1000 tokens used, 910 remaining');
+    expect(await page.locator('svg polyline').count()).toBe(1);
+    expect(text).not.toContain('Create a key');
+    await context.close();
+  }, 60_000);
+
+  it('refuses forms without the CSRF token', async () => {
+    const signIn = await fetch(`${base}/ui/signin/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: 'atrium_ui_csrf=abc' },
+      body: new URLSearchParams({ email: member.email, password: 'm-password', csrf: 'abd' }).toString(),
+    });
+    expect(signIn.status).toBe(403);
+    expect(signIn.headers.get('set-cookie')).toBeNull();
+    const revoke = await fetch(`${base}/ui/keys/x/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'csrf=x',
+    });
+    expect(revoke.status).toBe(401);
+    expect(await revoke.text()).toContain('Sign in again');
+  });
+});
