@@ -1,8 +1,7 @@
 import { HttpError, normalizeError } from '@atrium/core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { anthropicErrorBody, anthropicErrorHeaders } from '../anthropic/errors.js';
-import type { AnthropicUsage } from '../anthropic/from-openai.js';
-import { toAnthropicMessage } from '../anthropic/from-openai.js';
+import { type AnthropicUsage, toAnthropicMessage } from '../anthropic/from-openai.js';
 import { AnthropicStream } from '../anthropic/stream.js';
 import { toChatPrompt, toChatRequest } from '../anthropic/to-openai.js';
 import { validateMessages } from '../anthropic/validation.js';
@@ -12,14 +11,9 @@ import {
   type MessagesRequest,
   messagesRequestSchema,
 } from '../anthropic/wire.js';
-import type { Catalogue, ServedModel } from '../catalogue.js';
-import { allowsModel } from '../tenancy/active-key.js';
-import { effectiveMaxOutput, estimateChatPromptTokens } from '../tenancy/estimate.js';
-import { validateChatRequest } from '../wire/chat-validation.js';
-import { toUpstreamChatBody } from '../wire/upstream-request.js';
-import { admit, type ServedUsage } from './admission.js';
-import { keyOf } from './auth.js';
-import { modelNotFound } from './model-routes.js';
+import type { Catalogue } from '../catalogue.js';
+import type { ServedUsage } from './admission.js';
+import { dispatchChat, servedModelFor } from './chat-dispatch.js';
 import { clientGone, readUpstreamJson, relayStream, throwUpstreamError } from './upstream-io.js';
 
 /** Cache reads are billed as input: the seed does not distinguish cached from uncached input tokens. */
@@ -40,12 +34,6 @@ export function registerMessagesRoutes(
   catalogue: Catalogue,
   allowedMediaHosts: ReadonlySet<string>,
 ): void {
-  const modelFor = (request: FastifyRequest, id: string): ServedModel => {
-    const served = catalogue.get(id);
-    if (!served || !allowsModel(keyOf(request), id)) throw modelNotFound(id);
-    return served;
-  };
-
   app.head('/', (_request, reply) => {
     reply.code(200).send();
   });
@@ -67,20 +55,16 @@ export function registerMessagesRoutes(
 
     scope.post('/v1/messages', { schema: { body: messagesRequestSchema } }, async (request, reply) => {
       const body = request.body as MessagesRequest;
-      const served = modelFor(request, body.model);
+      const served = servedModelFor(catalogue, request, body.model);
       validateMessages(body, { model: served.config, allowedMediaHosts });
       const chat = toChatRequest(body);
-      validateChatRequest(chat, served.config, allowedMediaHosts);
-      const estimate = estimateChatPromptTokens(chat);
-      const maxOutput = effectiveMaxOutput(chat, estimate, served.config.contextLength);
-      const admitted = await admit(request, reply, served.config, estimate, maxOutput);
-      const signal = clientGone(reply);
-      const upstream = await served.group.dispatch({
-        path: '/v1/chat/completions',
-        body: toUpstreamChatBody(chat, served.upstreamName),
-        signal,
-      });
-      if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
+      const { admitted, upstream, signal, promptEstimate } = await dispatchChat(
+        request,
+        reply,
+        served,
+        chat,
+        allowedMediaHosts,
+      );
       if (body.stream !== true) {
         const message = toAnthropicMessage(await readUpstreamJson(upstream, signal), body.model, body.stop_sequences);
         admitted.served(() => billable(message.usage));
@@ -89,7 +73,7 @@ export function registerMessagesRoutes(
       const stream = new AnthropicStream({
         model: body.model,
         stopSequences: body.stop_sequences,
-        estimatedInputTokens: estimate,
+        estimatedInputTokens: promptEstimate,
       });
       admitted.served(() => billable(stream.usage));
       relayStream(reply, upstream, stream);
@@ -98,7 +82,7 @@ export function registerMessagesRoutes(
 
     scope.post('/v1/messages/count_tokens', { schema: { body: countTokensRequestSchema } }, async (request, reply) => {
       const body = request.body as CountTokensRequest;
-      const served = modelFor(request, body.model);
+      const served = servedModelFor(catalogue, request, body.model);
       validateMessages(body, { model: served.config, allowedMediaHosts });
       const { messages, tools, chat_template_kwargs } = toChatPrompt(body);
       const signal = clientGone(reply);

@@ -1,0 +1,53 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Catalogue, ServedModel } from '../catalogue.js';
+import type { UpstreamResponse } from '../router/upstream-group.js';
+import { allowsModel } from '../tenancy/active-key.js';
+import { effectiveMaxOutput, estimateChatPromptTokens } from '../tenancy/estimate.js';
+import type { ChatRequest } from '../wire/chat.js';
+import { validateChatRequest } from '../wire/chat-validation.js';
+import { toUpstreamChatBody } from '../wire/upstream-request.js';
+import { type AdmittedRequest, admit } from './admission.js';
+import { keyOf } from './auth.js';
+import { modelNotFound } from './model-routes.js';
+import { clientGone, throwUpstreamError } from './upstream-io.js';
+
+/** The served model a request names, if its key may use it; else the same 404 as for an unknown model. */
+export function servedModelFor(catalogue: Catalogue, request: FastifyRequest, id: string): ServedModel {
+  const served = catalogue.get(id);
+  if (!served || !allowsModel(keyOf(request), id)) throw modelNotFound(id);
+  return served;
+}
+
+export interface ChatDispatch {
+  admitted: AdmittedRequest;
+  /** The upstream's 200 answer (anything else has been thrown as the gateway's error). */
+  upstream: UpstreamResponse;
+  /** Fires when the client goes away. */
+  signal: AbortSignal;
+  promptEstimate: number;
+}
+
+/**
+ * What every chat-shaped route (`/v1/chat/completions`, `/v1/messages`) does with an OpenAI chat request:
+ * validation against the model, admission against the key's budget, and the upstream call.
+ */
+export async function dispatchChat(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  served: ServedModel,
+  chat: ChatRequest,
+  allowedMediaHosts: ReadonlySet<string>,
+): Promise<ChatDispatch> {
+  validateChatRequest(chat, served.config, allowedMediaHosts);
+  const promptEstimate = estimateChatPromptTokens(chat);
+  const maxOutput = effectiveMaxOutput(chat, promptEstimate, served.config.contextLength);
+  const admitted = await admit(request, reply, served.config, promptEstimate, maxOutput);
+  const signal = clientGone(reply);
+  const upstream = await served.group.dispatch({
+    path: '/v1/chat/completions',
+    body: toUpstreamChatBody(chat, served.upstreamName),
+    signal,
+  });
+  if (upstream.statusCode !== 200) await throwUpstreamError(upstream);
+  return { admitted, upstream, signal, promptEstimate };
+}
