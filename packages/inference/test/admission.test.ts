@@ -12,7 +12,7 @@ import { KeyStore } from '../src/tenancy/key-store.js';
 import { revokeKey } from '../src/tenancy/keys.js';
 import { toMicro } from '../src/tenancy/pricing.js';
 import { UsageRecorder } from '../src/tenancy/usage-recorder.js';
-import { DAY, seedTenant, T0 } from './support/tenancy.js';
+import { DAY, seedTenant, T0, withDatabase } from './support/tenancy.js';
 
 const model = modelSchema.parse({
   id: 'acme/m',
@@ -44,14 +44,7 @@ async function refusal(promise: Promise<unknown>): Promise<AdmissionRefused> {
 }
 
 describeEachDialect('budget admission', ({ dialect, url }) => {
-  async function withDb(work: (db: Kysely<InferenceDatabase>) => Promise<void>) {
-    const database = await openInferenceDatabase(url());
-    try {
-      await work(database.db);
-    } finally {
-      await database.close();
-    }
-  }
+  const withDb = (work: (db: Kysely<InferenceDatabase>) => Promise<void>) => withDatabase(url(), work);
 
   it('resets the period from the creation anchor at read time (injected clock)', () =>
     withDb(async (db) => {

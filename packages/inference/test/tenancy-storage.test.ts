@@ -1,11 +1,12 @@
 import { describeEachDialect } from '@atrium/core/testing';
+import type { Kysely } from 'kysely';
 import { expect, it } from 'vitest';
-import { openInferenceDatabase } from '../src/index.js';
 import { checkPassword } from '../src/storage/accounts.js';
 import { apiKeysOfResource } from '../src/storage/api-keys.js';
 import { allocationsOf, createProject, listProjects, setAllocation } from '../src/storage/projects.js';
 import { setNodeHourRate } from '../src/storage/rates.js';
 import { insertResource, resourceOfProject } from '../src/storage/resources.js';
+import type { InferenceDatabase } from '../src/storage/schema.js';
 import { serviceRequests } from '../src/storage/service-requests.js';
 import { addUsage, usageOfKey, usageTotalsOfKeys } from '../src/storage/usage.js';
 import { createKey, revokeKey } from '../src/tenancy/keys.js';
@@ -20,19 +21,12 @@ import {
   topUpCredits,
 } from '../src/tenancy/resources.js';
 import { hashSecret } from '../src/tenancy/secrets.js';
-import { DAY, seedProject, seedTenant, T0 } from './support/tenancy.js';
+import { DAY, seedProject, seedTenant, T0, withDatabase } from './support/tenancy.js';
 
 const ASK_PI = /principal investigator \(PI\) or deputy/;
 
 describeEachDialect('inference tenancy storage', ({ url }) => {
-  async function withDb(work: (db: Awaited<ReturnType<typeof openInferenceDatabase>>['db']) => Promise<void>) {
-    const database = await openInferenceDatabase(url());
-    try {
-      await work(database.db);
-    } finally {
-      await database.close();
-    }
-  }
+  const withDb = (work: (db: Kysely<InferenceDatabase>) => Promise<void>) => withDatabase(url(), work);
 
   it('projects have unique names; passwords are argon2id hashes', () =>
     withDb(async (db) => {

@@ -12,13 +12,12 @@ import {
   setMember,
 } from '../storage/projects.js';
 import { setNodeHourRate } from '../storage/rates.js';
-import { convertNodeHours, insertResource, resourceOfProject } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
 import { invalid, notFound } from './errors.js';
 import { createKey, type NewKey } from './keys.js';
 import { fromMicro } from './pricing.js';
-import { approveServiceRequest, rejectServiceRequest } from './resources.js';
+import { approveServiceRequest, creditProject, rejectServiceRequest } from './resources.js';
 
 /** The operator's commands (the `atrium inference …` CLI): names and emails instead of ids. */
 export class OperatorCommands {
@@ -86,13 +85,11 @@ export class OperatorCommands {
 
   /** Gives the project its resource (if needed) and converts node hours of its allocation into credits. */
   async convertNodeHours(projectName: string, cluster: string, nodeHours: number, now = Date.now()) {
-    if (!Number.isFinite(nodeHours) || nodeHours <= 0) throw invalid('node hours must be positive', 'node_hours');
     const project = await this.project(projectName);
-    return this.db.transaction().execute(async (trx) => {
-      const resource = (await resourceOfProject(trx, project.id)) ?? (await insertResource(trx, project.id, now));
-      const credits = await convertNodeHours(trx, resource.id, project.id, cluster, nodeHours, now);
-      return { project: project.name, resource: resource.id, credits_added: fromMicro(credits) };
-    });
+    const { resourceId, credits } = await this.db
+      .transaction()
+      .execute((trx) => creditProject(trx, project.id, cluster, nodeHours, now));
+    return { project: project.name, resource: resourceId, credits_added: fromMicro(credits) };
   }
 
   /** Creates a key (the secret is returned once). */

@@ -8,6 +8,7 @@ import {
   findServiceRequest,
   insertServiceRequest,
   type NewServiceRequest,
+  type ServiceRequest,
 } from '../storage/service-requests.js';
 import { conflict, invalid, notFound, refused } from './errors.js';
 import { toMicro } from './pricing.js';
@@ -82,47 +83,58 @@ export async function fileServiceRequest(
 }
 
 /**
- * An operator approves a request: the node hours come off the project's allocation and become credits at
- * the rate in force now, on the existing resource or a new one. All or nothing.
+ * Converts node hours of the project's allocation into credits at the rate in force, on its resource (created
+ * if it has none yet). Run it inside a transaction.
  */
-export async function approveServiceRequest(
+export async function creditProject(
+  trx: Kysely<InferenceDatabase>,
+  projectId: string,
+  cluster: string,
+  nodeHours: number,
+  now: number,
+) {
+  checkNodeHours(nodeHours);
+  const resource = (await resourceOfProject(trx, projectId)) ?? (await insertResource(trx, projectId, now));
+  const credits = await convertNodeHours(trx, resource.id, projectId, cluster, nodeHours, now);
+  return { resourceId: resource.id, credits };
+}
+
+/** Marks an open request decided by an operator; all of `then` happens in the same transaction. */
+async function decide<T>(
   db: Kysely<InferenceDatabase>,
   operator: Account,
   requestId: number,
-  now = Date.now(),
-) {
+  status: 'approved' | 'rejected',
+  now: number,
+  then: (request: ServiceRequest, trx: Kysely<InferenceDatabase>) => Promise<T>,
+): Promise<T> {
   if (operator.is_admin !== 1) throw refused('only operators decide service-desk requests');
   return db.transaction().execute(async (trx) => {
     const request = await findServiceRequest(trx, requestId);
     if (!request) throw notFound('service request');
-    if (!(await decideServiceRequest(trx, requestId, 'approved', operator.id, now)))
+    if (!(await decideServiceRequest(trx, requestId, status, operator.id, now)))
       throw conflict('already_decided', `service request ${requestId} was already ${request.status}`);
-    const resource =
-      (await resourceOfProject(trx, request.project_id)) ?? (await insertResource(trx, request.project_id, now));
-    const credits = await convertNodeHours(
-      trx,
-      resource.id,
-      request.project_id,
-      request.cluster,
-      request.node_hours,
-      now,
-    );
-    return { resourceId: resource.id, credits };
+    return then(request, trx);
   });
 }
 
-export async function rejectServiceRequest(
+/** An operator approves a request: its node hours become credits at the rate in force now. All or nothing. */
+export const approveServiceRequest = (
   db: Kysely<InferenceDatabase>,
   operator: Account,
   requestId: number,
   now = Date.now(),
-) {
-  if (operator.is_admin !== 1) throw refused('only operators decide service-desk requests');
-  const request = await findServiceRequest(db, requestId);
-  if (!request) throw notFound('service request');
-  if (!(await decideServiceRequest(db, requestId, 'rejected', operator.id, now)))
-    throw conflict('already_decided', `service request ${requestId} was already ${request.status}`);
-}
+) =>
+  decide(db, operator, requestId, 'approved', now, (request, trx) =>
+    creditProject(trx, request.project_id, request.cluster, request.node_hours, now),
+  );
+
+export const rejectServiceRequest = (
+  db: Kysely<InferenceDatabase>,
+  operator: Account,
+  requestId: number,
+  now = Date.now(),
+) => decide(db, operator, requestId, 'rejected', now, async () => undefined);
 
 /** An operator adds credits directly (a top-up outside the node-hour conversion). */
 export async function topUpCredits(

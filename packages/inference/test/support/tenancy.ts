@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createAccount } from '../../src/storage/accounts.js';
+import { openInferenceDatabase } from '../../src/storage/open.js';
 import { addGrant, createProject, setAllocation, setMember } from '../../src/storage/projects.js';
 import { setNodeHourRate } from '../../src/storage/rates.js';
 import { addCredits, insertResource, setResourceLimits } from '../../src/storage/resources.js';
@@ -47,4 +48,14 @@ export async function seedTenant(db: Kysely<InferenceDatabase>, options: TenantO
   const key = (input: Omit<NewKey, 'projectId'>, models: readonly string[] = [], at = now) =>
     createKey(db, seeded.member, { projectId: seeded.project.id, ...input }, new Set(models), at);
   return { ...seeded, resource, key };
+}
+
+/** Opens the test's database, runs `work`, and closes it again. */
+export async function withDatabase(url: string, work: (db: Kysely<InferenceDatabase>) => Promise<void>) {
+  const database = await openInferenceDatabase(url);
+  try {
+    await work(database.db);
+  } finally {
+    await database.close();
+  }
 }
