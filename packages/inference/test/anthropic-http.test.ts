@@ -29,6 +29,13 @@ function remoteModel(received: Record<string, unknown>[]) {
       response.end(JSON.stringify(value));
     };
     if (request.url === '/tokenize') return json({ count: 42, max_model_len: 32768 });
+    const prompt = JSON.stringify(body.messages);
+    if (prompt.includes('upstream refuses') || prompt.includes('upstream fails')) {
+      const refuses = prompt.includes('upstream refuses');
+      response.writeHead(refuses ? 400 : 500, { 'content-type': 'application/json' });
+      const message = refuses ? "This model's maximum context length is 32768 tokens." : `crashed on ${prompt}`;
+      return void response.end(JSON.stringify({ error: { message, type: 'BadRequestError', code: 400 } }));
+    }
     const answered = body.messages.some((m) => m.role === 'tool');
     const calls = body.tools !== undefined && !answered;
     if (body.stream === true) {
@@ -443,6 +450,20 @@ describe('/v1/messages with the official Anthropic SDK', () => {
         400,
         'invalid_request_error',
         /server tool/,
+      ],
+      [
+        'what the upstream refuses, with its message',
+        { model: REMOTE, max_tokens: 5, messages: [{ role: 'user', content: 'upstream refuses' }] },
+        400,
+        'invalid_request_error',
+        /maximum context length is 32768/,
+      ],
+      [
+        'an upstream failure, without quoting it',
+        { model: REMOTE, max_tokens: 5, messages: [{ role: 'user', content: 'upstream fails' }] },
+        502,
+        'api_error',
+        /^the model server failed to answer \(HTTP 500\)$/,
       ],
       [
         'an unknown model',
