@@ -185,6 +185,19 @@ describe('/v1/messages with the official Anthropic SDK', () => {
       expect([message.stop_reason, message.usage.output_tokens]).toEqual(['max_tokens', 2]);
     });
 
+    it('a stop sequence the engine matched is stop_sequence, with the text before it', async () => {
+      const message = await client.messages.create({
+        model: TEST_MODEL_ID,
+        max_tokens: 64,
+        stop_sequences: ['tiny'],
+        messages: [{ role: 'user', content: 'Hi!' }],
+      });
+      expect([message.stop_reason, message.stop_sequence]).toEqual(['stop_sequence', 'tiny']);
+      expect(message.content).toEqual([
+        { type: 'text', text: expect.stringMatching(/^Hello! I am a\s*$/), citations: null },
+      ]);
+    });
+
     it('countTokens uses the model tokenizer', async () => {
       const short = await client.messages.countTokens({
         model: TEST_MODEL_ID,
