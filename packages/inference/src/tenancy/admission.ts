@@ -2,13 +2,14 @@ import { HttpError, type Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { ModelConfig } from '../config.js';
 import { findApiKey } from '../storage/api-keys.js';
-import { type Reservation, reserve, settle } from '../storage/ledger.js';
+import { type Reservation, reserve } from '../storage/ledger.js';
 import { findResource } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { type ActiveKey, allowsModel } from './active-key.js';
 import type { KeyStore } from './key-store.js';
 import { periodAt } from './period.js';
 import { chargeOf, fromMicro } from './pricing.js';
+import { SettlementBatcher } from './settlements.js';
 import type { UsageRecorder } from './usage-recorder.js';
 
 const MINUTE_MS = 60_000;
@@ -63,14 +64,17 @@ const secondsUntil = (ms: number, now: number) => String(Math.max(1, Math.ceil((
  */
 export class Admission {
   private readonly inFlight = new Map<string, number>();
+  private readonly settlements: SettlementBatcher;
 
   constructor(
     private readonly db: Kysely<InferenceDatabase>,
     private readonly keys: KeyStore,
     private readonly usage: UsageRecorder,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.settlements = new SettlementBatcher(db, logger);
+  }
 
   async admit(request: AdmissionRequest): Promise<Ticket> {
     const { key, model } = request;
@@ -92,7 +96,7 @@ export class Admission {
     const limit = await this.concurrencyLimit(key.resourceId);
     const running = this.inFlight.get(key.resourceId) ?? 0;
     if (limit !== null && running >= limit) {
-      await settle(this.db, reservation, 0, 0);
+      await this.settlements.add(reservation, 0, 0);
       throw new AdmissionRefused(
         'rate_limit_exceeded',
         `Rate limit reached for concurrent requests on this inference resource: limit ${limit}. Try again shortly.`,
@@ -109,18 +113,12 @@ export class Admission {
     const credits = chargeOf(model.pricing, promptTokens, completionTokens);
     if (promptTokens + completionTokens > 0)
       this.usage.record(r.keyId, model.id, this.clock(), promptTokens, completionTokens, credits);
-    const done = settle(this.db, r, promptTokens + completionTokens, credits)
-      .catch((error: unknown) => this.logger.error({ err: error, key: r.keyId }, 'settling a reservation failed'))
-      .finally(() => this.settling.delete(done));
-    this.settling.add(done);
-    return done;
+    return this.settlements.add(r, promptTokens + completionTokens, credits);
   }
 
-  private readonly settling = new Set<Promise<void>>();
-
   /** Waits for the settlements under way (before the database closes). */
-  async drain(): Promise<void> {
-    await Promise.all(this.settling);
+  drain(): Promise<void> {
+    return this.settlements.drain();
   }
 
   private readonly limits = new Map<string, { value: number | null; until: number }>();
