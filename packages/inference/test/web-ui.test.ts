@@ -7,7 +7,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../src/index.js';
 import { type FixedUpstream, startFixedUpstream } from './support/fixed-upstream.js';
-import { seedTenant } from './support/tenancy.js';
+import { seedProject, seedTenant } from './support/tenancy.js';
 
 const MODEL = 'acme/chat';
 const CHROMIUM = '/usr/bin/chromium';
@@ -28,6 +28,7 @@ describe('web UI in headless Chromium', () => {
   let stop: () => Promise<void>;
   let browser: Browser;
   let member: { email: string };
+  let other: { pi: { email: string }; operator: { email: string } };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'atrium-ui-'));
@@ -35,6 +36,7 @@ describe('web UI in headless Chromium', () => {
     const seeding = await openInferenceDatabase(url);
     const tenant = await seedTenant(seeding.db, {}, Date.now());
     member = tenant.member;
+    other = await seedProject(seeding.db, 'elsewhere', Date.now());
     await seeding.close();
     upstream = await startFixedUpstream();
     const config = inferenceConfigSchema.parse({
@@ -63,12 +65,12 @@ describe('web UI in headless Chromium', () => {
       body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }], max_tokens: 16 }),
     });
 
-  async function signIn(page: Page) {
+  async function signIn(page: Page, email = member.email, password = 'm-password') {
     await page.goto(`${base}/ui/`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Password').fill('m-password');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForSelector('[data-testid=keys]');
+    await page.waitForSelector('main section[data-project], main section:has-text("not a member")');
   }
 
   async function submitKeyForm(page: Page, alias: string): Promise<void> {
@@ -134,6 +136,25 @@ describe('web UI in headless Chromium', () => {
     expect(text).toContain('90 of 1000 tokens used, 910 remaining');
     expect(await page.locator('svg polyline').count()).toBe(1);
     expect(text).not.toContain('Create a key');
+    await context.close();
+  }, 60_000);
+
+  it('path (b): the PI files a service-desk request, an operator approves it, the credits appear', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, other.pi.email, 'pi-password');
+    await page.getByLabel('Request').fill('for our agents');
+    await page.getByLabel('Node hours').fill('5');
+    await page.getByRole('button', { name: 'File request' }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, other.operator.email, 'op-password');
+    expect(await page.getByTestId('requests').textContent()).toContain('for our agents');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForSelector('[data-testid=requests]');
+    expect(await page.getByTestId('requests').textContent()).not.toContain('for our agents');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, other.pi.email, 'pi-password');
+    expect(await page.getByTestId('credits').textContent()).toBe('50'); // 5 node hours × 10 credits
     await context.close();
   }, 60_000);
 

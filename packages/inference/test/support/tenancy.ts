@@ -18,7 +18,11 @@ export async function seedProject(db: Kysely<InferenceDatabase>, organisation: s
   const n = ++counter;
   const pi = await createAccount(db, { email: `pi${n}@example.org`, name: 'PI', password: 'pi-password' }, now);
   const member = await createAccount(db, { email: `m${n}@example.org`, name: 'Member', password: 'm-password' }, now);
-  const operator = await createAccount(db, { email: `op${n}@example.org`, name: 'Op', isAdmin: true }, now);
+  const operator = await createAccount(
+    db,
+    { email: `op${n}@example.org`, name: 'Op', password: 'op-password', isAdmin: true },
+    now,
+  );
   const project = await createProject(db, `project-${n}`, organisation, now);
   await setMember(db, project.id, pi.id, 'pi');
   await setMember(db, project.id, member.id, 'member');
