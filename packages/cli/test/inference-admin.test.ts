@@ -85,6 +85,20 @@ describe('atrium inference operator commands', () => {
     );
     expect((await atrium('create-key', '--project', 'physics', '--alias', ' CI ')).stderr).toContain('already exists');
 
+    const announced = await atrium(
+      'announce',
+      '--kind',
+      'maintenance',
+      '--title',
+      'Driver update',
+      '--start',
+      '2030-01-01T08:00:00Z',
+      '--end',
+      '2030-01-01T09:00:00Z',
+      '--json',
+    );
+    expect(announced.json).toMatchObject({ kind: 'maintenance', title: 'Driver update', recipients: 1 });
+
     const badRole = await atrium('add-member', '--project', 'physics', '--email', 'op@example.org', '--role', 'boss');
     expect(badRole.code).toBe(1);
     expect(badRole.stderr).toContain('role must be one of pi, deputy, member');

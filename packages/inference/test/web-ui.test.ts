@@ -28,6 +28,7 @@ describe('web UI in headless Chromium', () => {
   let stop: () => Promise<void>;
   let browser: Browser;
   let member: { email: string };
+  let pi: { email: string };
   let other: { pi: { email: string }; operator: { email: string } };
 
   beforeAll(async () => {
@@ -36,6 +37,7 @@ describe('web UI in headless Chromium', () => {
     const seeding = await openInferenceDatabase(url);
     const tenant = await seedTenant(seeding.db, {}, Date.now());
     member = tenant.member;
+    pi = tenant.pi;
     other = await seedProject(seeding.db, 'elsewhere', Date.now());
     await seeding.close();
     upstream = await startFixedUpstream();
@@ -155,6 +157,30 @@ describe('web UI in headless Chromium', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, other.pi.email, 'pi-password');
     expect(await page.getByTestId('credits').textContent()).toBe('50'); // 5 node hours × 10 credits
+    await context.close();
+  }, 60_000);
+
+  it('announcements: a member opts out, an operator posts one, the outbox and the status page show it', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page);
+    await page.getByRole('button', { name: 'Opt out of announcement emails' }).click();
+    expect(await page.getByTestId('subscription').textContent()).toContain('opted out');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await signIn(page, other.operator.email, 'op-password');
+    await page.getByLabel('Kind').selectOption('maintenance');
+    await page.getByLabel('Title').fill('GPU driver update');
+    await page.getByLabel('Starts (UTC)').fill('2030-01-01T08:00');
+    await page.getByLabel('Ends (UTC)').fill('2030-01-01T10:00');
+    await page.getByRole('button', { name: 'Post announcement' }).click();
+    const outbox = (await page.getByTestId('outbox').textContent()) ?? '';
+    expect(outbox).toContain(pi.email);
+    expect(outbox).toContain('Planned maintenance: GPU driver update');
+    expect(outbox).not.toContain(member.email);
+    await page.goto(`${base}/ui/status`);
+    expect(await page.textContent('main')).toMatch(
+      /Upcoming.*GPU driver update — 2030-01-01T08:00:00Z to 2030-01-01T10:00:00Z/s,
+    );
     await context.close();
   }, 60_000);
 

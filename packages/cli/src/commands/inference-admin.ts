@@ -15,6 +15,7 @@ export const INFERENCE_ADMIN_USAGE = `usage (each also takes --json, --config FI
   atrium inference convert --project P --cluster C --node-hours H   (creates the resource if needed)
   atrium inference requests
   atrium inference approve|reject --request ID --operator EMAIL
+  atrium inference announce --kind maintenance|incident|model_change --title T [--body B] --start DATE --end DATE
   atrium inference create-key --project P --alias A [--budget TOKENS] [--period day|week|month|Nd] [--models a,b]`;
 
 export const INFERENCE_ADMIN_COMMANDS = new Set([
@@ -29,6 +30,7 @@ export const INFERENCE_ADMIN_COMMANDS = new Set([
   'approve',
   'reject',
   'create-key',
+  'announce',
 ]);
 
 const OPTIONS = {
@@ -54,6 +56,9 @@ const OPTIONS = {
   budget: { type: 'string' },
   period: { type: 'string' },
   models: { type: 'string' },
+  kind: { type: 'string' },
+  title: { type: 'string' },
+  body: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
@@ -108,6 +113,14 @@ function run(ops: OperatorCommands, command: string, values: Values, models: Rea
       );
     case 'requests':
       return ops.openRequests();
+    case 'announce':
+      return ops.announce({
+        kind: required(values, 'kind'),
+        title: required(values, 'title'),
+        body: values.body ?? '',
+        starts: date(values, 'start'),
+        ends: date(values, 'end'),
+      });
     case 'approve':
     case 'reject':
       return ops.decide(number(values, 'request'), required(values, 'operator'), command === 'approve');

@@ -3,6 +3,7 @@ import { HttpError, normalizeError } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { type Account, checkPassword, findAccount } from '../storage/accounts.js';
+import { isOptedOut, latestOutbox, openAnnouncements, setOptOut } from '../storage/announcements.js';
 import { findApiKey, findApiKeyByHash } from '../storage/api-keys.js';
 import { accountDashboard } from '../storage/dashboard.js';
 import { findResource } from '../storage/resources.js';
@@ -10,6 +11,7 @@ import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
 import type { UiSession } from '../storage/ui-sessions.js';
 import { usageOfKey } from '../storage/usage.js';
+import { postAnnouncement } from '../tenancy/announcements.js';
 import { createKey, revokeKey } from '../tenancy/keys.js';
 import { parseResetPeriod, periodAt } from '../tenancy/period.js';
 import {
@@ -24,7 +26,7 @@ import {
 import { hashSecret } from '../tenancy/secrets.js';
 import type { Html } from '../ui/html.js';
 import { html, page } from '../ui/html.js';
-import { accountPage, COPY_SCRIPT, keyPage, signInPage, signOutNav } from '../ui/pages.js';
+import { accountPage, COPY_SCRIPT, keyPage, signInPage, signOutNav, statusPage } from '../ui/pages.js';
 import { UiSessions } from './ui-session.js';
 
 const HOUR_MS = 3_600_000;
@@ -112,9 +114,11 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         if (!account) return send(reply, 'Sign in', signInPage(sessions.signInToken(request, reply)));
         const now = clock();
         const isAdmin = account.is_admin === 1;
-        const [projects, requests] = await Promise.all([
+        const [projects, requests, optedOut, outbox] = await Promise.all([
           accountDashboard(db, account.id, now - 30 * 24 * HOUR_MS),
           isAdmin ? serviceRequests(db, 'open') : undefined,
+          isOptedOut(db, account.id),
+          isAdmin ? latestOutbox(db, 20) : undefined,
         ]);
         const body = accountPage({
           csrf: session.csrf,
@@ -126,6 +130,8 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
           created: extra.created,
           error: extra.error,
           requests,
+          optedOut,
+          outbox,
         });
         send(reply, 'Projects', body, signOutNav(session.csrf, account.email), extra.status);
       }
@@ -186,6 +192,37 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
       }
 
       scope.get('/', async (request, reply) => renderHome(request, reply, await sessions.current(request)));
+
+      scope.get('/status', async (_request, reply) => {
+        const now = clock();
+        send(reply, 'Status', statusPage(await openAnnouncements(db, now), now), html`<a href="/ui/">Sign in</a>`);
+      });
+
+      scope.post('/announcements/subscription', (request, reply) =>
+        accountAction(request, reply, async (account, body) => {
+          await setOptOut(db, account.id, body.get('opt_out') === '1');
+          return undefined;
+        }),
+      );
+
+      scope.post('/announcements', (request, reply) =>
+        accountAction(request, reply, async (account, body) => {
+          const time = (name: string) => Date.parse(`${body.get(name) ?? ''}Z`);
+          await postAnnouncement(
+            db,
+            account,
+            {
+              kind: body.get('kind') ?? '',
+              title: body.get('title') ?? '',
+              body: body.get('body') ?? '',
+              starts: time('starts'),
+              ends: time('ends'),
+            },
+            clock(),
+          );
+          return undefined;
+        }),
+      );
 
       scope.post('/signin/password', async (request, reply) => {
         const body = form(request);

@@ -128,6 +128,31 @@ export interface UiSessionTable {
   expires: number;
 }
 
+/** A status announcement (planned maintenance, incident, model change). */
+export interface AnnouncementTable {
+  id: Generated<number>;
+  kind: 'maintenance' | 'incident' | 'model_change';
+  title: string;
+  body: string;
+  starts: number;
+  ends: number;
+  created: number;
+}
+
+/** Accounts that opted out of announcement emails (everyone with access is subscribed otherwise). */
+export interface AnnouncementOptOutTable {
+  account_id: string;
+}
+
+/** Emails waiting for (or, in the embedded default, instead of) SMTP delivery. */
+export interface OutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  body: string;
+  created: number;
+}
+
 export interface InferenceDatabase {
   account: AccountTable;
   project: ProjectTable;
@@ -140,4 +165,7 @@ export interface InferenceDatabase {
   api_key: ApiKeyTable;
   usage_hourly: UsageHourlyTable;
   ui_session: UiSessionTable;
+  announcement: AnnouncementTable;
+  announcement_opt_out: AnnouncementOptOutTable;
+  outbox: OutboxTable;
 }

@@ -14,6 +14,7 @@ import {
 import { setNodeHourRate } from '../storage/rates.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
+import { type NewAnnouncement, postAnnouncement } from './announcements.js';
 import { invalid, notFound } from './errors.js';
 import { createKey, type NewKey } from './keys.js';
 import { fromMicro } from './pricing.js';
@@ -90,6 +91,12 @@ export class OperatorCommands {
       .transaction()
       .execute((trx) => creditProject(trx, project.id, cluster, nodeHours, now));
     return { project: project.name, resource: resourceId, credits_added: fromMicro(credits) };
+  }
+
+  /** Posts a status announcement and queues the emails to its subscribers. */
+  async announce(input: NewAnnouncement) {
+    const { announcement, recipients } = await postAnnouncement(this.db, null, input);
+    return { ...announcement, recipients };
   }
 
   /** Creates a key (the secret is returned once). */

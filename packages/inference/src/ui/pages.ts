@@ -1,7 +1,9 @@
+import type { Announcement, OutboxMessage } from '../storage/announcements.js';
 import type { ApiKeyRow } from '../storage/api-keys.js';
 import type { DashboardProject } from '../storage/dashboard.js';
 import type { InferenceResource } from '../storage/resources.js';
 import type { ServiceRequest } from '../storage/service-requests.js';
+import { ANNOUNCEMENT_KINDS, kindLabel } from '../tenancy/announcements.js';
 import type { PeriodWindow } from '../tenancy/period.js';
 import { fromMicro } from '../tenancy/pricing.js';
 import { PORTAL_CATEGORY, PORTAL_OFFERING, SERVICE_DESK_SERVICE } from '../tenancy/resources.js';
@@ -63,6 +65,8 @@ export interface AccountView {
   created?: { alias: string; secret: string } | undefined;
   error?: string | undefined;
   requests?: ServiceRequest[] | undefined;
+  optedOut: boolean;
+  outbox?: OutboxMessage[] | undefined;
 }
 
 function keyRows(project: DashboardProject, csrf: string): Html {
@@ -138,7 +142,37 @@ export function accountPage(view: AccountView): Html {
     : '';
   return html`${errorBox(view.error)}${created}
 ${view.projects.length === 0 ? html`<section>You are not a member of any project.</section>` : view.projects.map((p) => projectSection(p, view))}
-${view.requests ? requestQueue(view.requests, view.csrf) : ''}`;
+${view.requests ? requestQueue(view.requests, view.csrf) : ''}
+${subscription(view.optedOut, view.csrf)}${view.outbox ? announcementAdmin(view.outbox, view.csrf) : ''}`;
+}
+
+function subscription(optedOut: boolean, csrf: string): Html {
+  return html`<section><h2>Status announcements</h2><p data-testid="subscription">${
+    optedOut
+      ? 'You have opted out of announcement emails.'
+      : 'You receive announcement emails (maintenance, incidents, model changes).'
+  } <a href="/ui/status">Status page</a></p>
+<form method="post" action="/ui/announcements/subscription">${csrfField(csrf)}<input type="hidden" name="opt_out" value="${optedOut ? '0' : '1'}">
+<button>${optedOut ? 'Subscribe again' : 'Opt out of announcement emails'}</button></form></section>`;
+}
+
+function announcementAdmin(outbox: OutboxMessage[], csrf: string): Html {
+  return html`<section><h2>Post an announcement</h2><form method="post" action="/ui/announcements">${csrfField(csrf)}
+<label>Kind <select name="kind">${ANNOUNCEMENT_KINDS.map((k) => html`<option value="${k}">${kindLabel(k)}</option>`)}</select></label>
+<label>Title <input name="title" required maxlength="200"></label><label>Details <textarea name="body"></textarea></label>
+<label>Starts (UTC) <input name="starts" type="datetime-local" required></label><label>Ends (UTC) <input name="ends" type="datetime-local" required></label>
+<button>Post announcement</button></form></section>
+<section><h2>Outbox</h2><table data-testid="outbox"><tr><th>To</th><th>Subject</th><th>Queued</th></tr>
+${outbox.map((m) => html`<tr><td>${m.recipient}</td><td>${m.subject}</td><td>${time(m.created)}</td></tr>`)}</table></section>`;
+}
+
+export function statusPage(announcements: Announcement[], now: number): Html {
+  const row = (a: Announcement) =>
+    html`<li><strong>${kindLabel(a.kind)}: ${a.title}</strong> — ${time(a.starts)} to ${time(a.ends)}<br>${a.body}</li>`;
+  const current = announcements.filter((a) => a.starts <= now);
+  const upcoming = announcements.filter((a) => a.starts > now);
+  return html`<section><h2>Current</h2>${current.length ? html`<ul>${current.map(row)}</ul>` : html`<p>No current incidents or maintenance.</p>`}</section>
+<section><h2>Upcoming</h2>${upcoming.length ? html`<ul>${upcoming.map(row)}</ul>` : html`<p>Nothing scheduled.</p>`}</section>`;
 }
 
 export const COPY_SCRIPT =

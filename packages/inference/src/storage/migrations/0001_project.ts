@@ -126,5 +126,28 @@ export const projectMigration: Migration = {
       .addColumn('csrf', 'text', (c) => c.notNull())
       .addColumn('expires', 'bigint', (c) => c.notNull())
       .execute();
+    await db.schema
+      .createTable('announcement')
+      .addColumn('id', 'integer', serial)
+      .addColumn('kind', 'text', (c) => c.notNull())
+      .addColumn('title', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('starts', 'bigint', (c) => c.notNull())
+      .addColumn('ends', 'bigint', (c) => c.notNull())
+      .addColumn('created', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('announcement_ends').on('announcement').column('ends').execute();
+    await db.schema
+      .createTable('announcement_opt_out')
+      .addColumn('account_id', 'text', (c) => c.primaryKey().references('account.id').onDelete('cascade'))
+      .execute();
+    await db.schema
+      .createTable('outbox')
+      .addColumn('id', 'integer', serial)
+      .addColumn('recipient', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
+      .addColumn('created', 'bigint', (c) => c.notNull())
+      .execute();
   },
 };

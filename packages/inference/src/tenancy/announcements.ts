@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import type { Account } from '../storage/accounts.js';
+import { insertAnnouncement, queueEmails, subscriberEmails } from '../storage/announcements.js';
+import type { AnnouncementTable, InferenceDatabase } from '../storage/schema.js';
+import { invalid, refused } from './errors.js';
+
+export const ANNOUNCEMENT_KINDS: readonly AnnouncementTable['kind'][] = ['maintenance', 'incident', 'model_change'];
+const KIND_LABEL = { maintenance: 'Planned maintenance', incident: 'Incident', model_change: 'Model change' } as const;
+
+export interface NewAnnouncement {
+  kind: string;
+  title: string;
+  body: string;
+  starts: number;
+  ends: number;
+}
+
+const when = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/**
+ * Posts an announcement and queues one email per subscriber in the outbox, in one transaction
+ * (`operator` null: the operator CLI).
+ */
+export async function postAnnouncement(
+  db: Kysely<InferenceDatabase>,
+  operator: Account | null,
+  input: NewAnnouncement,
+  now = Date.now(),
+) {
+  if (operator && operator.is_admin !== 1) throw refused('only operators post announcements');
+  if (!ANNOUNCEMENT_KINDS.includes(input.kind as AnnouncementTable['kind']))
+    throw invalid(`kind must be one of ${ANNOUNCEMENT_KINDS.join(', ')}`, 'kind');
+  const title = input.title.trim();
+  if (title === '' || title.length > 200) throw invalid('the title is required (at most 200 characters)', 'title');
+  if (!(Number.isFinite(input.starts) && input.ends > input.starts))
+    throw invalid('the announcement must end after it starts', 'ends');
+  const kind = input.kind as AnnouncementTable['kind'];
+  return db.transaction().execute(async (trx) => {
+    const announcement = await insertAnnouncement(trx, {
+      kind,
+      title,
+      body: input.body.trim(),
+      starts: input.starts,
+      ends: input.ends,
+      created: now,
+    });
+    const subject = `[Atrium inference] ${KIND_LABEL[kind]}: ${title}`;
+    const body = `${KIND_LABEL[kind]} from ${when(input.starts)} to ${when(input.ends)}.\n\n${announcement.body}\n\nYou receive this because you have access to a project with an inference resource; you can opt out in the web UI.`;
+    const recipients = await subscriberEmails(trx);
+    await queueEmails(
+      trx,
+      recipients.map((recipient) => ({ recipient, subject, body, created: now })),
+    );
+    return { announcement, recipients: recipients.length };
+  });
+}
+
+export const kindLabel = (kind: AnnouncementTable['kind']): string => KIND_LABEL[kind];
