@@ -40,6 +40,7 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
   registerUiRoutes(app, database.db, {
     models: catalogue.list.map((m) => m.id),
     designatedOrganisation: config.tenancy.designatedOrganisation,
+    oidc: config.oidc,
   });
   registerChatRoutes(app, catalogue, new Set(config.media.allowedHosts));
   registerEmbeddingRoutes(app, catalogue);

@@ -110,6 +110,16 @@ export const inferenceConfigSchema = z
         demoKey: z.string().min(8).optional(),
       })
       .prefault({}),
+    /** Web UI sign-in through an external OpenID Connect provider (authorization code flow with PKCE). */
+    oidc: z
+      .strictObject({
+        issuer: z.url(),
+        clientId: z.string().min(1),
+        clientSecret: z.string().min(1),
+        /** The button text on the sign-in page. */
+        name: z.string().min(1).default('single sign-on'),
+      })
+      .optional(),
     tenancy: z
       .strictObject({
         /** Projects of this organisation create their inference resource themselves (path a). */

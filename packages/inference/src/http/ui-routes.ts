@@ -26,7 +26,9 @@ import {
 import { hashSecret } from '../tenancy/secrets.js';
 import type { Html } from '../ui/html.js';
 import { html, page } from '../ui/html.js';
+import { OidcClient, type OidcSettings } from '../ui/oidc.js';
 import { accountPage, COPY_SCRIPT, keyPage, signInPage, signOutNav, statusPage } from '../ui/pages.js';
+import { registerOidcRoutes } from './oidc-routes.js';
 import { UiSessions } from './ui-session.js';
 
 const HOUR_MS = 3_600_000;
@@ -34,6 +36,7 @@ const FORM_LIMIT = 64 * 1024;
 
 export interface UiOptions {
   models: readonly string[];
+  oidc?: OidcSettings | undefined;
   designatedOrganisation: string;
   clock?: () => number;
 }
@@ -69,6 +72,7 @@ const numberField = (form: URLSearchParams, name: string): number | undefined =>
 export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatabase>, options: UiOptions): void {
   const clock = options.clock ?? Date.now;
   const sessions = new UiSessions(db, clock);
+  const oidc = options.oidc ? new OidcClient(options.oidc) : undefined;
 
   app.register(
     async (scope) => {
@@ -101,17 +105,12 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         session: UiSession | undefined,
         extra: { created?: { alias: string; secret: string }; error?: string; status?: number } = {},
       ) {
-        if (!session)
-          return send(
-            reply,
-            'Sign in',
-            signInPage(sessions.signInToken(request, reply), extra.error),
-            undefined,
-            extra.status,
-          );
-        if (session.key_id) return renderKey(reply, session);
-        const account = session.account_id ? await findAccount(db, session.account_id) : undefined;
-        if (!account) return send(reply, 'Sign in', signInPage(sessions.signInToken(request, reply)));
+        const account = session?.account_id ? await findAccount(db, session.account_id) : undefined;
+        if (session?.key_id) return renderKey(reply, session);
+        if (!session || !account) {
+          const csrf = sessions.signInToken(request, reply);
+          return send(reply, 'Sign in', signInPage(csrf, extra.error, oidc?.settings.name), undefined, extra.status);
+        }
         const now = clock();
         const isAdmin = account.is_admin === 1;
         const [projects, requests, optedOut, outbox] = await Promise.all([
@@ -242,6 +241,8 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         await sessions.start(request, reply, { keyId: key.id });
         return reply.redirect('/ui/', 303);
       });
+
+      if (oidc) registerOidcRoutes(scope, db, oidc, sessions, clock);
 
       scope.post('/signout', async (request, reply) => {
         await sessions.checkForm(request, form(request));

@@ -21,11 +21,19 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
   return undefined;
 }
 
-function setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAgeSeconds: number) {
+/** An HTTP-only cookie under `/ui`; Strict unless it must survive a cross-site redirect back (OIDC). */
+export function setCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+  sameSite: 'Strict' | 'Lax' = 'Strict',
+) {
   const secure = request.protocol === 'https' ? '; Secure' : '';
   reply.header(
     'set-cookie',
-    `${name}=${encodeURIComponent(value)}; Path=/ui; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${secure}`,
+    `${name}=${encodeURIComponent(value)}; Path=/ui; HttpOnly; SameSite=${sameSite}; Max-Age=${maxAgeSeconds}${secure}`,
   );
 }
 

@@ -56,3 +56,30 @@ export async function checkPassword(
   const { password_hash: _, ...account } = row;
   return account;
 }
+
+/**
+ * The account of an OpenID Connect identity: the one linked to it, else the one with its email (linked now),
+ * else a new account without a password.
+ */
+export async function accountForOidc(
+  db: Kysely<InferenceDatabase>,
+  identity: { subject: string; email: string; name: string | undefined },
+  now = Date.now(),
+): Promise<Account> {
+  const linked = await db
+    .selectFrom('account')
+    .select(PUBLIC_COLUMNS)
+    .where('oidc_subject', '=', identity.subject)
+    .executeTakeFirst();
+  if (linked) return linked;
+  const byEmail = await findAccountByEmail(db, identity.email);
+  if (byEmail) {
+    await db.updateTable('account').set({ oidc_subject: identity.subject }).where('id', '=', byEmail.id).execute();
+    return { ...byEmail, oidc_subject: identity.subject };
+  }
+  return createAccount(
+    db,
+    { email: identity.email, name: identity.name ?? identity.email, oidcSubject: identity.subject },
+    now,
+  );
+}

@@ -19,8 +19,8 @@ const errorBox = (error: string | undefined) =>
 export const signOutNav = (csrf: string, who: string) =>
   html`<span class="muted">${who}</span><form class="inline" method="post" action="/ui/signout">${csrfField(csrf)}<button>Sign out</button></form>`;
 
-export function signInPage(csrf: string, error?: string): Html {
-  return html`${errorBox(error)}
+export function signInPage(csrf: string, error?: string, oidcName?: string): Html {
+  return html`${errorBox(error)}${oidcName ? html`<section><a href="/ui/oidc/start" role="button">Sign in with ${oidcName}</a></section>` : ''}
 <section><h2>Sign in</h2><form method="post" action="/ui/signin/password">${csrfField(csrf)}
 <label>Email <input name="email" type="email" autocomplete="username" required></label>
 <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
