@@ -9,7 +9,7 @@ export const HELP = `atrium — inference, provenance and benchmark tracking in 
 Usage:
   atrium serve [--services inference,provenance,bench] [--config FILE] [--data-dir DIR]
   atrium inference make-test-model <out.gguf>
-  atrium inference create-account|create-project|add-member|add-grant|set-allocation|set-rate|convert|requests|approve|reject|create-key|announce … [--json]
+  atrium inference create-account|create-project|add-member|add-grant|set-allocation|set-rate|convert|top-up|set-limits|requests|approve|reject|create-key|announce … [--json]
   atrium bench <run|mock|up|down|logs|archive|unarchive|perf|RESOURCE> …
   atrium provenance serve <archive-or-url>... [--port 5000] [--host H] [--data-dir DIR]
   atrium provenance inspect <archive-or-url>
@@ -28,7 +28,7 @@ inference make-test-model
            Write the tiny generated GGUF test model (deterministic, ~660 KB) to <out.gguf>.
 inference create-account … create-key
            Operator commands on the inference database: accounts, projects, members, grants, allocations,
-           node-hour rates, node-hour conversion into credits, service-desk approvals, API keys
+           node-hour rates, node-hour conversion into credits, credit top-ups, resource limits, service-desk approvals, API keys
            (the secret is printed once), status announcements. --json prints JSON.
 
 bench admin user create

@@ -68,6 +68,19 @@ describe('atrium inference operator commands', () => {
     expect(converted.json).toMatchObject({ project: 'physics', credits_added: 300 });
     const overdraw = await atrium('convert', '--project', 'physics', '--cluster', 'c1', '--node-hours', '71');
     expect(overdraw.stderr).toContain('does not have 71 node hours left');
+    expect((await atrium('top-up', '--project', 'physics', '--credits', '12.5', '--json')).json).toEqual({
+      project: 'physics',
+      credits_added: 12.5,
+    });
+    expect((await atrium('set-limits', '--project', 'physics', '--rpm', '60', '--json')).json).toEqual({
+      project: 'physics',
+      requestsPerMinute: 60,
+      tokensPerMinute: null,
+      concurrentRequests: null,
+    });
+    expect((await atrium('set-limits', '--project', 'physics', '--tpm', '0.5')).stderr).toContain(
+      'tokensPerMinute must be',
+    );
     const key = await atrium(
       'create-key',
       '--project',

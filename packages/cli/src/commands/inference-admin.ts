@@ -13,6 +13,8 @@ export const INFERENCE_ADMIN_USAGE = `usage (each also takes --json, --config FI
   atrium inference set-allocation --project P --cluster C --node-hours H
   atrium inference set-rate --cluster C --credits-per-node-hour R [--from DATE]
   atrium inference convert --project P --cluster C --node-hours H   (creates the resource if needed)
+  atrium inference top-up --project P --credits C
+  atrium inference set-limits --project P [--rpm N] [--tpm N] [--concurrent N]   (omitted: unlimited)
   atrium inference requests
   atrium inference approve|reject --request ID --operator EMAIL
   atrium inference announce --kind maintenance|incident|model_change --title T [--body B] --start DATE --end DATE
@@ -26,6 +28,8 @@ export const INFERENCE_ADMIN_COMMANDS = new Set([
   'set-allocation',
   'set-rate',
   'convert',
+  'top-up',
+  'set-limits',
   'requests',
   'approve',
   'reject',
@@ -57,6 +61,10 @@ const OPTIONS = {
   period: { type: 'string' },
   models: { type: 'string' },
   kind: { type: 'string' },
+  credits: { type: 'string' },
+  rpm: { type: 'string' },
+  tpm: { type: 'string' },
+  concurrent: { type: 'string' },
   title: { type: 'string' },
   body: { type: 'string' },
 } as const;
@@ -111,6 +119,16 @@ function run(ops: OperatorCommands, command: string, values: Values, models: Rea
         required(values, 'cluster'),
         number(values, 'node-hours'),
       );
+    case 'top-up':
+      return ops.topUp(required(values, 'project'), number(values, 'credits'));
+    case 'set-limits': {
+      const limit = (name: 'rpm' | 'tpm' | 'concurrent') => (values[name] === undefined ? null : number(values, name));
+      return ops.setLimits(required(values, 'project'), {
+        requestsPerMinute: limit('rpm'),
+        tokensPerMinute: limit('tpm'),
+        concurrentRequests: limit('concurrent'),
+      });
+    }
     case 'requests':
       return ops.openRequests();
     case 'announce':

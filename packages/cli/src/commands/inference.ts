@@ -9,7 +9,7 @@ export async function inference(args: string[]): Promise<void> {
   if (subcommand && INFERENCE_ADMIN_COMMANDS.has(subcommand)) return inferenceAdmin(subcommand, rest);
   if (subcommand !== 'make-test-model') {
     throw new UsageError(
-      `unknown inference subcommand '${subcommand ?? ''}'; expected make-test-model <out.gguf> or an operator command (create-account, create-project, add-member, add-grant, set-allocation, set-rate, convert, requests, approve, reject, create-key, announce)`,
+      `unknown inference subcommand '${subcommand ?? ''}'; expected make-test-model <out.gguf> or an operator command (create-account, create-project, add-member, add-grant, set-allocation, set-rate, convert, top-up, set-limits, requests, approve, reject, create-key, announce)`,
     );
   }
   if (rest.length !== 1 || !rest[0]) throw new UsageError('usage: atrium inference make-test-model <out.gguf>');

@@ -12,13 +12,14 @@ import {
   setMember,
 } from '../storage/projects.js';
 import { setNodeHourRate } from '../storage/rates.js';
+import { type ResourceLimits, resourceOfProject, setResourceLimits } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
 import { type NewAnnouncement, postAnnouncement } from './announcements.js';
 import { invalid, notFound } from './errors.js';
 import { createKey, type NewKey } from './keys.js';
 import { fromMicro } from './pricing.js';
-import { approveServiceRequest, creditProject, rejectServiceRequest } from './resources.js';
+import { approveServiceRequest, creditProject, rejectServiceRequest, topUpCredits } from './resources.js';
 
 /** The operator's commands (the `atrium inference …` CLI): names and emails instead of ids. */
 export class OperatorCommands {
@@ -91,6 +92,23 @@ export class OperatorCommands {
       .transaction()
       .execute((trx) => creditProject(trx, project.id, cluster, nodeHours, now));
     return { project: project.name, resource: resourceId, credits_added: fromMicro(credits) };
+  }
+
+  /** Sets a resource's requests per minute, tokens per minute and concurrent requests (omitted: unlimited). */
+  async setLimits(projectName: string, limits: ResourceLimits) {
+    for (const [name, value] of Object.entries(limits))
+      if (value !== null && !(Number.isSafeInteger(value) && value > 0))
+        throw invalid(`${name} must be a positive whole number`, name);
+    const resource = await resourceOfProject(this.db, (await this.project(projectName)).id);
+    if (!resource) throw notFound(`inference resource of project '${projectName}'`);
+    await setResourceLimits(this.db, resource.id, limits);
+    return { project: projectName, ...limits };
+  }
+
+  /** Adds credits to a project's resource directly. */
+  async topUp(projectName: string, credits: number) {
+    await topUpCredits(this.db, null, (await this.project(projectName)).id, credits);
+    return { project: projectName, credits_added: credits };
   }
 
   /** Posts a status announcement and queues the emails to its subscribers. */

@@ -136,14 +136,14 @@ export const rejectServiceRequest = (
   now = Date.now(),
 ) => decide(db, operator, requestId, 'rejected', now, async () => undefined);
 
-/** An operator adds credits directly (a top-up outside the node-hour conversion). */
+/** An operator adds credits directly (a top-up outside the node-hour conversion); `operator` null: the CLI. */
 export async function topUpCredits(
   db: Kysely<InferenceDatabase>,
-  operator: Account,
+  operator: Account | null,
   projectId: string,
   credits: number,
 ) {
-  if (operator.is_admin !== 1) throw refused('only operators top up credits directly');
+  if (operator && operator.is_admin !== 1) throw refused('only operators top up credits directly');
   if (!Number.isFinite(credits) || credits <= 0) throw invalid('credits must be a positive number', 'credits');
   const resource = await resourceOfProject(db, projectId);
   if (!resource) throw notFound('inference resource');
