@@ -6,20 +6,11 @@ import { join } from 'node:path';
 import { closeGracefully } from '@atrium/core';
 import { listen, silentLogger } from '@atrium/core/testing';
 import Provider from 'oidc-provider';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../src/index.js';
 import { findAccountByEmail } from '../src/storage/accounts.js';
-
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { launchChromium } from './support/chromium.js';
 
 describe('OIDC sign-in against a local OpenID Connect provider', () => {
   let dir: string;
@@ -61,7 +52,7 @@ describe('OIDC sign-in against a local OpenID Connect provider', () => {
       }),
     });
     handler = provider.callback();
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -3,24 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeGracefully } from '@atrium/core';
 import { listen, silentLogger } from '@atrium/core/testing';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../src/index.js';
+import { launchChromium } from './support/chromium.js';
 import { type FixedUpstream, startFixedUpstream } from './support/fixed-upstream.js';
 import { seedProject, seedTenant } from './support/tenancy.js';
 
 const MODEL = 'acme/chat';
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
 describe('web UI in headless Chromium', () => {
   let dir: string;
   let upstream: FixedUpstream;
@@ -50,7 +40,7 @@ describe('web UI in headless Chromium', () => {
     const app = await buildInferenceApp(config, { logger: silentLogger, dataDir: dir, accessLog: false });
     base = await listen(app);
     stop = () => closeGracefully(app, 2_000);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
