@@ -33,10 +33,15 @@ export const insertServiceRequest = (db: Kysely<InferenceDatabase>, input: NewSe
 export const findServiceRequest = (db: Kysely<InferenceDatabase>, id: number) =>
   db.selectFrom('service_request').selectAll().where('id', '=', id).executeTakeFirst();
 
+/** Requests (optionally of one status) with their project's name, oldest first: the operator's queue. */
 export const serviceRequests = (db: Kysely<InferenceDatabase>, status?: ServiceRequest['status']) => {
-  let query = db.selectFrom('service_request').selectAll();
-  if (status) query = query.where('status', '=', status);
-  return query.orderBy('id').execute();
+  let query = db
+    .selectFrom('service_request')
+    .innerJoin('project', 'project.id', 'service_request.project_id')
+    .selectAll('service_request')
+    .select('project.name as project_name');
+  if (status) query = query.where('service_request.status', '=', status);
+  return query.orderBy('service_request.id').execute();
 };
 
 /** Marks an open request decided; false if it was not open any more (decided concurrently). */

@@ -64,7 +64,7 @@ export interface AccountView {
   now: number;
   created?: { alias: string; secret: string } | undefined;
   error?: string | undefined;
-  requests?: ServiceRequest[] | undefined;
+  requests?: Array<ServiceRequest & { project_name: string }> | undefined;
   optedOut: boolean;
   outbox?: OutboxMessage[] | undefined;
 }
@@ -123,12 +123,12 @@ ${keyRows(project, view.csrf)}${active ? createKeyForm(project, view) : ''}`
 }</section>`;
 }
 
-function requestQueue(requests: ServiceRequest[], csrf: string): Html {
+function requestQueue(requests: Array<ServiceRequest & { project_name: string }>, csrf: string): Html {
   return html`<section><h2>Service-desk requests</h2><table data-testid="requests"><tr><th>#</th><th>Project</th><th>Request</th><th>Node hours</th><th>Cluster</th><th></th></tr>
 ${requests.map(
   (
     r,
-  ) => html`<tr><td>${r.id}</td><td>${r.project_id}</td><td>${r.text}</td><td>${r.node_hours}</td><td>${r.cluster}</td>
+  ) => html`<tr><td>${r.id}</td><td>${r.project_name}</td><td>${r.text}</td><td>${r.node_hours}</td><td>${r.cluster}</td>
 <td><form class="inline" method="post" action="/ui/requests/${r.id}/approve">${csrfField(csrf)}<button>Approve</button></form>
 <form class="inline" method="post" action="/ui/requests/${r.id}/reject">${csrfField(csrf)}<button>Reject</button></form></td></tr>`,
 )}</table></section>`;
