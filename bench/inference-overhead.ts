@@ -35,7 +35,7 @@ async function runGateway(upstream: string): Promise<string> {
   const { createLogger } = await import('@atrium/core');
   const config = inferenceConfigSchema.parse({
     port: 0,
-    auth: { staticKeys: [KEY] },
+    auth: { demoKey: KEY },
     models: [{ id: MODEL, contextLength: 32_768, backend: { type: 'upstream', replicas: [upstream] } }],
   });
   const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));

@@ -10,9 +10,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../src/index.js';
 import { findAccountByEmail } from '../src/storage/accounts.js';
-import { launchChromium } from './support/chromium.js';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
 
-describe('OIDC sign-in against a local OpenID Connect provider', () => {
+describe.skipIf(!chromiumAvailable)('OIDC sign-in against a local OpenID Connect provider', () => {
   let dir: string;
   let providerServer: Server;
   let base: string;

@@ -6,12 +6,12 @@ import { listen, silentLogger } from '@atrium/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../src/index.js';
-import { launchChromium } from './support/chromium.js';
+import { chromiumAvailable, launchChromium } from './support/chromium.js';
 import { type FixedUpstream, startFixedUpstream } from './support/fixed-upstream.js';
 import { seedProject, seedTenant } from './support/tenancy.js';
 
 const MODEL = 'acme/chat';
-describe('web UI in headless Chromium', () => {
+describe.skipIf(!chromiumAvailable)('web UI in headless Chromium', () => {
   let dir: string;
   let upstream: FixedUpstream;
   let base: string;
