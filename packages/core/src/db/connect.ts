@@ -30,6 +30,31 @@ export interface OpenDatabaseOptions {
   pgSettings?: Record<string, string>;
 }
 
+/**
+ * Kysely asks better-sqlite3 to prepare every statement it runs; preparing costs as much as running a
+ * point query. Statements are reused by SQL text instead (bounded, least recently used dropped). Safe:
+ * Kysely runs one statement at a time per connection, and SQLite re-prepares after schema changes.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database, size = 512) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => {
+      sqlite.close();
+    },
+    prepare(sql: string): SqliteDatabase.Statement {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= size) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, statement);
+      return statement;
+    },
+  };
+}
+
 function openSqlite(path: string, options: OpenDatabaseOptions): SqliteDatabase.Database {
   if (options.readOnly) {
     const sqlite = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
@@ -65,7 +90,7 @@ export function openDatabase<DB>(url: string, options: OpenDatabaseOptions = {})
   const target = parseDatabaseUrl(url);
   const dialect =
     target.dialect === 'sqlite'
-      ? new SqliteDialect({ database: openSqlite(target.path, options) })
+      ? new SqliteDialect({ database: withStatementCache(openSqlite(target.path, options)) })
       : new PostgresDialect({ pool: openPostgres(target, options) });
   const db = new Kysely<DB>({ dialect });
   return { db, dialect: target.dialect, close: () => db.destroy() };
