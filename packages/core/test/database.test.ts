@@ -90,6 +90,19 @@ describeEachDialect('database', ({ dialect, url }) => {
     }
   });
 
+  it('answers the same query correctly across a schema change (prepared statements are reused)', async () => {
+    const database = await openMigratedDatabase<Db>(url(), 'demo', migrations);
+    try {
+      await database.db.insertInto('counter').values({ name: 'a', n: 1 }).execute();
+      const read = () => sql<Record<string, unknown>>`select * from counter`.execute(database.db);
+      expect((await read()).rows).toEqual([{ name: 'a', n: 1 }]);
+      await sql`alter table counter add column note text`.execute(database.db);
+      expect((await read()).rows).toEqual([{ name: 'a', n: 1, note: null }]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('keeps each service in its own migration bookkeeping', async () => {
     const database = openDatabase<Db>(url());
     try {
