@@ -17,6 +17,7 @@ import { registerReportRoutes } from './http/report-routes.js';
 import { registerRunRoutes } from './http/run-routes.js';
 import { registerServerRoutes } from './http/server-routes.js';
 import { registerThresholdRoutes } from './http/threshold-routes.js';
+import { registerUserRoutes } from './http/user-routes.js';
 import { jwtSecretFor } from './jwt-secret.js';
 import { openBenchDatabase } from './storage/open.js';
 
@@ -46,6 +47,7 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   registerOrganizationRoutes(app, bench);
   registerProjectRoutes(app, bench);
   registerApiKeyRoutes(app, bench);
+  registerUserRoutes(app, bench);
   registerDimensionRoutes(app, bench);
   registerReportRoutes(app, bench);
   registerRunRoutes(app, bench);

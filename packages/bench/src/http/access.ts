@@ -4,6 +4,7 @@ import { organizationAllows, type Permission, projectAllows } from '../auth/perm
 import { findOrganization, organizationRole } from '../storage/organizations.js';
 import { findProject, projectRole } from '../storage/projects.js';
 import type { Organization, Project, User } from '../storage/types.js';
+import { findUser } from '../storage/users.js';
 import { parseResourceId } from '../wire/slug.js';
 import { type Actor, actorOf } from './auth.js';
 import type { BenchContext } from './context.js';
@@ -84,4 +85,11 @@ export async function organizationFor(
     if (organizationAllows(user.admin === 1, role, permission)) return organization;
   }
   throw notFound('Organization', id);
+}
+
+/** A user path the caller may act on: themselves, or anyone for a server admin; 404 otherwise. */
+export async function userFor(context: BenchContext, caller: User, id: string): Promise<User> {
+  const user = await findUser(context.database.db, parseResourceId(id));
+  if (!user || (user.uuid !== caller.uuid && !caller.admin)) throw notFound('User', id);
+  return user;
 }

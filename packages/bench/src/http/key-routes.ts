@@ -10,11 +10,10 @@ import {
   storeApiKey,
 } from '../storage/api-keys.js';
 import type { ApiKey } from '../storage/types.js';
-import { findUser } from '../storage/users.js';
 import { type PaginationQuery, pageOf } from '../wire/pagination.js';
-import { isUuid, parseResourceId } from '../wire/slug.js';
+import { isUuid } from '../wire/slug.js';
 import { toDateTime, toOptionalDateTime } from '../wire/time.js';
-import { projectFor } from './access.js';
+import { projectFor, userFor } from './access.js';
 import { actorOf, requireUser } from './auth.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
@@ -170,9 +169,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, context: BenchContext
     params: ['user'],
     async scope(request) {
       const caller = await requireUser(context, request);
-      const id = (request.params as { user: string }).user;
-      const user = await findUser(context.database.db, parseResourceId(id));
-      if (!user || (user.uuid !== caller.uuid && !caller.admin)) throw notFound('User', id);
+      const user = await userFor(context, caller, (request.params as { user: string }).user);
       const actor = await actorOf(context, request);
       const confinedTo = actor.kind === 'user' ? actor.keyUuid : undefined;
       return { owner: { kind: 'user', owner: user.uuid }, creator: user.uuid, confinedTo };

@@ -51,3 +51,13 @@ export async function listUsers(db: Db, filter: UserListQuery, page: Page) {
   if (filter.search !== undefined) query = query.where(searchAny(['name', 'slug', 'uuid'], filter.search));
   return paged(query, (q) => q.selectAll().orderBy('name', page.direction ?? 'asc'), page);
 }
+
+export type UserChanges = Partial<{ name: string; slug: string; email: string; admin: number; locked: number }>;
+
+export async function updateUser(db: Db, uuid: string, changes: UserChanges, now = Date.now()): Promise<void> {
+  await db
+    .updateTable('user')
+    .set({ ...changes, modified: now })
+    .where('uuid', '=', uuid)
+    .execute();
+}
