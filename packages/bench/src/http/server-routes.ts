@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { benchDatabaseUrl } from '../admin.js';
 import { listUsers, type UserListQuery } from '../storage/users.js';
 import { jsonUser } from '../wire/json.js';
 import { pageOf } from '../wire/pagination.js';
+import { jsonServerConfig } from '../wire/server-config.js';
 import { requireAdmin } from './auth.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
@@ -21,6 +23,12 @@ export function registerServerRoutes(app: FastifyInstance, context: BenchContext
 
   app.get('/v0/server/config/console', (_request, reply) => {
     reply.type('application/json').send(consoleBody);
+  });
+
+  const databaseUrl = benchDatabaseUrl(context.config, context.dataDir);
+  app.get('/v0/server/config', async (request) => {
+    await requireAdmin(context, request);
+    return jsonServerConfig(context.config, databaseUrl, request.log.level);
   });
 
   app.get<{ Querystring: UserListQuery }>(
