@@ -12,6 +12,7 @@ import { registerMetricRoutes } from './http/metric-routes.js';
 import { recordOpenApi } from './http/openapi.js';
 import { registerOrganizationRoutes } from './http/organization-routes.js';
 import { registerPerfRoutes } from './http/perf-routes.js';
+import { registerPlotRoutes } from './http/plot-routes.js';
 import { registerProjectRoutes } from './http/project-routes.js';
 import { registerReportRoutes } from './http/report-routes.js';
 import { registerRunRoutes } from './http/run-routes.js';
@@ -55,5 +56,6 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   registerAlertRoutes(app, bench);
   registerMetricRoutes(app, bench);
   registerPerfRoutes(app, bench);
+  registerPlotRoutes(app, bench);
   return app;
 }

@@ -178,6 +178,28 @@ export interface AlertTable {
   modified: number;
 }
 
+export interface PlotTable {
+  uuid: string;
+  project_uuid: string;
+  /** Position among the project's plots, from 0. */
+  rank: number;
+  title: string | null;
+  lower_value: number;
+  upper_value: number;
+  lower_boundary: number;
+  upper_boundary: number;
+  x_axis: 'date_time' | 'version';
+  y_axis: 'auto' | 'linear' | 'log';
+  window_seconds: number;
+  /** JSON arrays of UUIDs. */
+  branches: string;
+  testbeds: string;
+  benchmarks: string;
+  measures: string;
+  created: number;
+  modified: number;
+}
+
 export interface BenchDatabase {
   user: UserTable;
   api_key: ApiKeyTable;
@@ -199,6 +221,7 @@ export interface BenchDatabase {
   metric: MetricTable;
   boundary: BoundaryTable;
   alert: AlertTable;
+  plot: PlotTable;
 }
 
 export type DimensionTableName = 'branch' | 'testbed' | 'benchmark' | 'measure';

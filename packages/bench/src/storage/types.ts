@@ -9,6 +9,7 @@ import type {
   MeasureTable,
   ModelTable,
   OrganizationTable,
+  PlotTable,
   ProjectTable,
   ThresholdTable,
   UserTable,
@@ -30,6 +31,7 @@ export type Version = Selectable<VersionTable>;
 export type Threshold = Selectable<ThresholdTable>;
 export type ModelRow = Selectable<ModelTable>;
 export type AlertRow = Selectable<AlertTable>;
+export type Plot = Selectable<PlotTable>;
 
 /** Runs `work` in a transaction unless `db` already is one. */
 export function inTransaction<T>(db: Db, work: (trx: Transaction<BenchDatabase>) => Promise<T>): Promise<T> {

@@ -7,6 +7,7 @@ import type {
   Measure,
   ModelRow,
   Organization,
+  Plot,
   Project,
   Threshold,
   User,
@@ -124,5 +125,24 @@ export const jsonPerfAlert = (row: AlertRow) => ({
   uuid: row.uuid,
   limit: row.boundary_limit,
   status: row.status,
+  modified: toDateTime(row.modified),
+});
+
+export const jsonPlot = (row: Plot) => ({
+  uuid: row.uuid,
+  project: row.project_uuid,
+  title: row.title,
+  lower_value: row.lower_value === 1,
+  upper_value: row.upper_value === 1,
+  lower_boundary: row.lower_boundary === 1,
+  upper_boundary: row.upper_boundary === 1,
+  x_axis: row.x_axis,
+  y_axis: row.y_axis,
+  window: row.window_seconds,
+  branches: JSON.parse(row.branches) as string[],
+  testbeds: JSON.parse(row.testbeds) as string[],
+  benchmarks: JSON.parse(row.benchmarks) as string[],
+  measures: JSON.parse(row.measures) as string[],
+  created: toDateTime(row.created),
   modified: toDateTime(row.modified),
 });

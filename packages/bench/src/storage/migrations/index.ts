@@ -1,8 +1,10 @@
 import type { Migrations } from '@atrium/core';
 import { schemaMigration } from './0001_schema.js';
 import { reportIdempotencyMigration } from './0002_report_idempotency.js';
+import { plotsMigration } from './0003_plots.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
   '0002_report_idempotency': reportIdempotencyMigration,
+  '0003_plots': plotsMigration,
 };
