@@ -63,7 +63,11 @@ describeEachDialect('bench pinned plots over HTTP', ({ url }) => {
 
     expect((await bench.call('DELETE', `${PLOTS}/${first.uuid}`, { token: bench.muriel })).status).toBe(204);
     expect((await bench.call('GET', `${PLOTS}/${first.uuid}`)).status).toBe(404);
-    await create({ ...plot, title: 'Last' });
+    const { lower_boundary: _lower, upper_boundary: _upper, ...withoutFlags } = plot;
+    expect(await create({ ...withoutFlags, title: 'Last' })).toMatchObject({
+      lower_boundary: false,
+      lower_value: false,
+    });
     expect(await titles()).toEqual(['Zeroth', 'Second', 'Last']);
   });
 

@@ -51,7 +51,7 @@ const plotFields = {
 const newPlot = {
   type: 'object',
   additionalProperties: false,
-  required: ['window', 'x_axis', ...FLAGS, ...DIMENSIONS.map(([field]) => field)],
+  required: ['window', 'x_axis', ...DIMENSIONS.map(([field]) => field)],
   properties: { ...plotFields, index: nullable(plotFields.index), title: nullable(resourceName) },
 };
 const plotPatch = {
@@ -72,6 +72,18 @@ type PlotBody = {
   benchmarks?: string[] | null;
   measures?: string[] | null;
 } & { [F in (typeof FLAGS)[number]]?: boolean | null };
+
+type PlotColumns = Omit<Plot, 'uuid' | 'project_uuid' | 'rank' | 'created' | 'modified'>;
+
+/** Bencher requires the four display flags; they default to off here, as the CLI's flags do. */
+const PLOT_DEFAULTS: Partial<PlotColumns> = {
+  title: null,
+  y_axis: 'auto',
+  lower_value: 0,
+  upper_value: 0,
+  lower_boundary: 0,
+  upper_boundary: 0,
+};
 
 type PlotParams = { project: string; plot: string };
 type PlotListQuery = PaginationQuery & { sort?: 'index' | 'title'; title?: string; search?: string };
@@ -148,10 +160,7 @@ export function registerPlotRoutes(app: FastifyInstance, context: BenchContext):
         if ((await countPlots(trx, project.uuid)) >= MAX_PLOTS) {
           throw new HttpError(400, 'bad_request', `A project can have at most ${MAX_PLOTS} plots.`);
         }
-        const row = { title: null, y_axis: 'auto', ...changesOf(request.body) } as Omit<
-          Plot,
-          'uuid' | 'project_uuid' | 'rank' | 'created' | 'modified'
-        >;
+        const row = { ...PLOT_DEFAULTS, ...changesOf(request.body) } as PlotColumns;
         return insertPlot(
           trx,
           { ...row, uuid: randomUUID(), project_uuid: project.uuid, created: now, modified: now },
