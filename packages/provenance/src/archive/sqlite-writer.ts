@@ -1,7 +1,7 @@
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, type Selectable, SqliteDialect } from 'kysely';
 import { createAiidaTables } from '../storage/aiida/ddl.js';
-import type { AiidaDatabase } from '../storage/aiida/schema.js';
+import type { AiidaDatabase, DbComputer, DbUser } from '../storage/aiida/schema.js';
 
 type Json = Record<string, unknown>;
 
@@ -72,20 +72,11 @@ export class AiidaSqliteWriter {
     return this.sqlite.transaction(fill)();
   }
 
-  user(u: { id: number; email: string; first_name: string; last_name: string; institution: string }): void {
+  user(u: DbUser): void {
     this.statements.user.run(u.id, u.email, u.first_name, u.last_name, u.institution);
   }
 
-  computer(c: {
-    id: number;
-    uuid: string;
-    label: string;
-    hostname: string;
-    description: string;
-    scheduler_type: string;
-    transport_type: string;
-    metadata: Json;
-  }): void {
+  computer(c: Selectable<DbComputer>): void {
     this.statements.computer.run(
       c.id,
       c.uuid,
