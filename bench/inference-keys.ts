@@ -1,7 +1,8 @@
 // `npm run bench -- inference-keys [--requests N]`: what API keys cost the inference gateway.
-//  1. Added latency on the request path: key lookup + atomic budget admission (one transaction, two
-//     conditional UPDATEs), issued open-loop at 1,000 requests/s on one key, SQLite and PostgreSQL; the
-//     settlement (after the response) and the batched usage accounting are timed separately.
+//  1. Added latency on the request path: key lookup + atomic budget admission (from the process's leases of
+//     the key's and resource's counters, refilled by conditional UPDATEs), issued open-loop at 1,000
+//     requests/s on one key, SQLite and PostgreSQL; the settlement (after the response) and the batched
+//     usage accounting are timed separately. After the run, the key's stored use must equal what was served.
 //  2. Usage storage after N simulated requests (default 10 million) over 1,000 keys, 2 models and 7 days:
 //     rows in usage_hourly, and the time of the UI's usage queries (one key's 7-day chart, a resource's key list).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { createLogger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import { createTestDatabase, type TestDialect } from '../packages/core/src/testing/databases.js';
 import { modelSchema } from '../packages/inference/src/config.js';
+import { findApiKey } from '../packages/inference/src/storage/api-keys.js';
 import { openInferenceDatabase } from '../packages/inference/src/storage/open.js';
 import type { InferenceDatabase } from '../packages/inference/src/storage/schema.js';
 import { usageOfKey, usageTotalsOfKeys } from '../packages/inference/src/storage/usage.js';
@@ -55,7 +57,7 @@ async function openDb(dialect: TestDialect) {
 /** Open loop at `rate`/s for `count` requests: each admission starts on schedule whatever the others do. */
 async function admissionLatency(db: Kysely<InferenceDatabase>, count: number, rate: number) {
   const tenant = await seedTenant(db, {}, Date.now());
-  const { secret } = await tenant.key(
+  const { secret, key: row } = await tenant.key(
     { alias: 'bench', budgetTokens: 10 ** 12, resetPeriod: 'day' },
     [model.id],
     Date.now(),
@@ -78,7 +80,7 @@ async function admissionLatency(db: Kysely<InferenceDatabase>, count: number, ra
         if (!key) throw new Error('key not found');
         const ticket = await admission.admit({ key, model, promptEstimate: 40, maxOutput: 200 });
         const t1 = performance.now();
-        await ticket.settle(30, 120);
+        ticket.settle(30, 120);
         settle.push(performance.now() - t1);
         admit.push(t1 - t0);
       })(),
@@ -87,8 +89,12 @@ async function admissionLatency(db: Kysely<InferenceDatabase>, count: number, ra
   await Promise.all(pending);
   const elapsed = (performance.now() - started) / 1000;
   const flushStart = performance.now();
+  await admission.close();
   await usage.close();
   const flushMs = performance.now() - flushStart;
+  const stored = await findApiKey(db, row.id);
+  if (stored?.period_used !== count * 150)
+    throw new Error(`stored use ${stored?.period_used} is not the ${count * 150} tokens served`);
   admit.sort((a, b) => a - b);
   settle.sort((a, b) => a - b);
   return { admit, settle, achievedRate: count / elapsed, flushMs };
@@ -154,7 +160,7 @@ export default async function inferenceKeys(args: string[]): Promise<BenchReport
         measure: 'settlement (after the response)',
         p50: percentile(result.settle, 0.5),
         p99: percentile(result.settle, 0.99),
-        detail: `final usage flush ${result.flushMs.toFixed(1)} ms`,
+        detail: `leases given back + final usage flush ${result.flushMs.toFixed(1)} ms; stored use exact`,
       });
     } finally {
       await a.close();

@@ -105,7 +105,7 @@ describe('/v1/messages under keys, allowlists, budgets and accounting', () => {
     await client.messages.countTokens({ model: MODEL, messages });
     const message = await client.messages.stream({ model: MODEL, max_tokens: 16, messages }).finalMessage();
     expect(message.usage).toMatchObject({ input_tokens: 14, output_tokens: 2 });
-    await expect.poll(() => used(key.id)).toBe(16);
+    await expect.poll(() => used(key.id), { timeout: 3_000 }).toBe(16);
   });
 
   it('a client that disconnects mid-stream is billed for what it received', async () => {
@@ -126,6 +126,6 @@ describe('/v1/messages under keys, allowlists, budgets and accounting', () => {
     let text = '';
     while (!text.includes('text_delta')) text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    await expect.poll(() => used(key.id)).toBe(15);
+    await expect.poll(() => used(key.id), { timeout: 3_000 }).toBe(15);
   });
 });

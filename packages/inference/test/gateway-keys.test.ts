@@ -140,11 +140,16 @@ describeEachDialect('API keys through the gateway', ({ dialect, url }) => {
     expect(Number(raw.headers.get('retry-after'))).toBeGreaterThan(6 * 86_400);
   });
 
-  it('per-minute limits answer rate_limit_exceeded with Retry-After, retryable', async () => {
+  it('per-minute limits: x-ratelimit-* headers on success, rate_limit_exceeded with Retry-After, retryable', async () => {
     const { gateway, key } = await setup({ limits: { requestsPerMinute: 1 } });
     const { secret } = await key({ alias: 'rpm' });
     const { base } = await gateway();
-    expect((await chat(base, secret, {})).status).toBe(200);
+    const admitted = await chat(base, secret, {});
+    expect(admitted.status).toBe(200);
+    expect(admitted.headers.get('x-ratelimit-limit-requests')).toBe('1');
+    expect(admitted.headers.get('x-ratelimit-remaining-requests')).toBe('0');
+    expect(admitted.headers.get('x-ratelimit-reset-requests')).toMatch(/^\d+s$/);
+    expect(admitted.headers.get('x-ratelimit-limit-tokens')).toBeNull();
     const limited = await chat(base, secret, {});
     expect(limited.status).toBe(429);
     expect(limited.headers.get('x-should-retry')).toBeNull();
@@ -213,6 +218,7 @@ describeEachDialect('API keys through the gateway', ({ dialect, url }) => {
     let seen = '';
     while (reader && !seen.includes('Paris')) seen += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    await expect.poll(async () => (await findApiKey(db, row.id))?.period_used).toBe(15);
+    // The process's lease of the key goes back to the database within about a second.
+    await expect.poll(async () => (await findApiKey(db, row.id))?.period_used, { timeout: 3_000 }).toBe(15);
   });
 });

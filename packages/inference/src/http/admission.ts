@@ -54,10 +54,11 @@ export async function admit(
     if (error instanceof AdmissionRefused) reply.headers(error.headers);
     throw error;
   }
+  reply.headers(ticket.headers);
   let usage: () => ServedUsage | undefined = () => undefined;
   reply.raw.once('close', () => {
     const u = usage() ?? {};
-    void ticket.settle(u.prompt_tokens ?? u.input_tokens ?? 0, u.completion_tokens ?? u.output_tokens ?? 0);
+    ticket.settle(u.prompt_tokens ?? u.input_tokens ?? 0, u.completion_tokens ?? u.output_tokens ?? 0);
   });
   return {
     ticket,

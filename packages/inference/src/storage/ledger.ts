@@ -1,105 +1,121 @@
-import { dialectOf } from '@atrium/core';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { InferenceDatabase } from './schema.js';
 
-/** What one request holds until it is settled. */
-export interface Reservation {
-  keyId: string;
-  resourceId: string;
-  /** The key's period the tokens were reserved in. */
-  periodStart: number;
-  /** The resource's rate-limit minute the request was counted in. */
-  minute: number;
+/** What a key had left in its period after a lease: `budget - used`, unbounded without a budget. */
+export interface KeyHeadroom {
   tokens: number;
-  credits: number;
 }
 
-export type ReserveOutcome = 'reserved' | 'key' | 'resource';
-
 /**
- * The two conditional increments of a reservation. Each row's counters are tested and incremented in the
- * same statement, under the row lock (no check-then-act); a counter of an earlier period or minute counts as
- * zero. The key's also stamps its last use and refuses revoked keys, so a revocation takes effect on every
- * gateway process at once.
+ * Reserves `tokens` of a key's period budget for this process: tested and added in one statement, under
+ * the row lock (no check-then-act); a counter of an earlier period counts as zero. Revoked keys get
+ * nothing, so a revocation reaches every gateway process at its next lease. Undefined: refused.
  */
-function increments(r: Reservation, now: number): { key: RawBuilder<unknown>; resource: RawBuilder<unknown> } {
-  const used = sql`case when period_start >= ${r.periodStart} then period_used else 0 end`;
-  const requests = sql`case when window_minute = ${r.minute} then window_requests else 0 end`;
-  const tokens = sql`case when window_minute = ${r.minute} then window_tokens else 0 end`;
-  return {
-    key: sql`update api_key set
-        period_used = ${used} + ${r.tokens},
-        period_start = case when period_start >= ${r.periodStart} then period_start else ${r.periodStart} end,
+export async function leaseKeyTokens(
+  db: Kysely<InferenceDatabase>,
+  keyId: string,
+  periodStart: number,
+  tokens: number,
+  now: number,
+): Promise<KeyHeadroom | undefined> {
+  const used = sql`case when period_start >= ${periodStart} then period_used else 0 end`;
+  const { rows } = await sql<{ budget_tokens: number | null; period_used: number }>`
+    update api_key set
+        period_used = ${used} + ${tokens},
+        period_start = case when period_start >= ${periodStart} then period_start else ${periodStart} end,
         last_used = ${now}
-      where id = ${r.keyId} and revoked is null
-        and (budget_tokens is null or ${used} + ${r.tokens} <= budget_tokens)`,
-    resource: sql`update inference_resource set
-        credits_used = credits_used + ${r.credits},
-        window_requests = ${requests} + 1,
-        window_tokens = ${tokens} + ${r.tokens},
-        window_minute = ${r.minute}
-      where id = ${r.resourceId}
-        and credits_used + ${r.credits} <= credits_total
-        and (requests_per_minute is null or ${requests} + 1 <= requests_per_minute)
-        and (tokens_per_minute is null or ${tokens} + ${r.tokens} <= tokens_per_minute)`,
+      where id = ${keyId} and revoked is null
+        and (budget_tokens is null or ${used} + ${tokens} <= budget_tokens)
+      returning budget_tokens, period_used`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    tokens: row.budget_tokens === null ? Number.POSITIVE_INFINITY : row.budget_tokens - Number(row.period_used),
   };
 }
 
-/** Gives the key's part of a reservation back (after the resource refused it). */
-const refundKey = (db: Kysely<InferenceDatabase>, r: Reservation) =>
-  sql`update api_key set period_used = period_used - ${r.tokens}
-      where id = ${r.keyId} and period_start = ${r.periodStart}`.execute(db);
-
-const changed = (result: { numAffectedRows?: bigint }) => (result.numAffectedRows ?? 0n) > 0n;
-
-/**
- * Reserves tokens against the key's period budget and credits, one request and tokens against the
- * resource's per-minute limits. PostgreSQL: one statement (both UPDATEs in a CTE, the resource's only if
- * the key's passed), so row locks are held for one round trip only; SQLite (one writer): one transaction.
- */
-export async function reserve(db: Kysely<InferenceDatabase>, r: Reservation, now: number): Promise<ReserveOutcome> {
-  const { key, resource } = increments(r, now);
-  if (dialectOf(db as Kysely<unknown>) === 'postgres') {
-    const { rows } = await sql<{ key: number; resource: number }>`
-      with k as (${key} returning 1),
-      r as (${resource} and exists (select 1 from k) returning 1)
-      select (select count(*) from k) as key, (select count(*) from r) as resource`.execute(db);
-    const outcome = rows[0];
-    if (!outcome || Number(outcome.key) === 0) return 'key';
-    if (Number(outcome.resource) > 0) return 'reserved';
-    await refundKey(db, r);
-    return 'resource';
-  }
-  return db.transaction().execute(async (trx) => {
-    if (!changed(await key.execute(trx))) return 'key';
-    if (changed(await resource.execute(trx))) return 'reserved';
-    await refundKey(trx, r);
-    return 'resource';
-  });
+/** Gives back what a lease of a key's period did not use (negative: used more than reserved). */
+export async function releaseKeyTokens(
+  db: Kysely<InferenceDatabase>,
+  keyId: string,
+  periodStart: number,
+  tokens: number,
+  lastUse: number,
+): Promise<void> {
+  await sql`update api_key set
+        period_used = period_used - ${tokens},
+        last_used = case when last_used is null or last_used < ${lastUse} then ${lastUse} else last_used end
+      where id = ${keyId} and period_start = ${periodStart}`.execute(db);
 }
 
-/** Corrections of reservations to actual use, summed per key period and per resource minute. */
-export interface Settlements {
-  keys: Map<string, { keyId: string; periodStart: number; tokens: number }>;
-  resources: Map<string, { resourceId: string; minute: number; tokens: number; credits: number }>;
+/** A resource's credits and its per-minute requests and tokens, in this order everywhere below. */
+export type ResourceAmounts = readonly [credits: number, requests: number, tokens: number];
+
+/** What a resource had left after a lease, and its limits (null: none). */
+export interface ResourceHeadroom {
+  left: ResourceAmounts;
+  requestsPerMinute: number | null;
+  tokensPerMinute: number | null;
+  concurrentRequests: number | null;
 }
 
 /**
- * Applies settlements: each difference goes to the key's period (unless that period is over) and to the
- * resource's credits and minute (unless that minute is over). One statement per row, each locking one row,
- * so nothing waits for a lock while holding another.
+ * Reserves credits and, in `minute`, requests and tokens of a resource for this process: one conditional
+ * statement against its credits and per-minute limits. Undefined: refused.
  */
-export async function applySettlements(db: Kysely<InferenceDatabase>, s: Settlements): Promise<void> {
-  for (const k of s.keys.values()) {
-    if (k.tokens === 0) continue;
-    await sql`update api_key set period_used = period_used + ${k.tokens}
-        where id = ${k.keyId} and period_start = ${k.periodStart}`.execute(db);
-  }
-  for (const r of s.resources.values()) {
-    if (r.tokens === 0 && r.credits === 0) continue;
-    await sql`update inference_resource set
-          credits_used = credits_used + ${r.credits},
-          window_tokens = case when window_minute = ${r.minute} then window_tokens + ${r.tokens} else window_tokens end
-        where id = ${r.resourceId}`.execute(db);
-  }
+export async function leaseResource(
+  db: Kysely<InferenceDatabase>,
+  resourceId: string,
+  minute: number,
+  [credits, requests, tokens]: ResourceAmounts,
+): Promise<ResourceHeadroom | undefined> {
+  const windowRequests = sql`case when window_minute = ${minute} then window_requests else 0 end`;
+  const windowTokens = sql`case when window_minute = ${minute} then window_tokens else 0 end`;
+  const { rows } = await sql<{
+    credits_left: number;
+    window_requests: number;
+    window_tokens: number;
+    requests_per_minute: number | null;
+    tokens_per_minute: number | null;
+    concurrent_requests: number | null;
+  }>`
+    update inference_resource set
+        credits_used = credits_used + ${credits},
+        window_requests = ${windowRequests} + ${requests},
+        window_tokens = ${windowTokens} + ${tokens},
+        window_minute = ${minute}
+      where id = ${resourceId}
+        and credits_used + ${credits} <= credits_total
+        and (requests_per_minute is null or ${windowRequests} + ${requests} <= requests_per_minute)
+        and (tokens_per_minute is null or ${windowTokens} + ${tokens} <= tokens_per_minute)
+      returning credits_total - credits_used as credits_left, window_requests, window_tokens,
+        requests_per_minute, tokens_per_minute, concurrent_requests`.execute(db);
+  const row = rows[0];
+  if (!row) return undefined;
+  const left = (limit: number | null, used: number) =>
+    limit === null ? Number.POSITIVE_INFINITY : limit - Number(used);
+  return {
+    left: [
+      Number(row.credits_left),
+      left(row.requests_per_minute, row.window_requests),
+      left(row.tokens_per_minute, row.window_tokens),
+    ],
+    requestsPerMinute: row.requests_per_minute,
+    tokensPerMinute: row.tokens_per_minute,
+    concurrentRequests: row.concurrent_requests,
+  };
+}
+
+/** Gives back what a lease of a resource did not use; the per-minute part only while its minute lasts. */
+export async function releaseResource(
+  db: Kysely<InferenceDatabase>,
+  resourceId: string,
+  minute: number,
+  [credits, requests, tokens]: ResourceAmounts,
+): Promise<void> {
+  await sql`update inference_resource set
+        credits_used = credits_used - ${credits},
+        window_requests = case when window_minute = ${minute} then window_requests - ${requests} else window_requests end,
+        window_tokens = case when window_minute = ${minute} then window_tokens - ${tokens} else window_tokens end
+      where id = ${resourceId}`.execute(db);
 }

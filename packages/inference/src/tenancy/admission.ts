@@ -2,14 +2,20 @@ import { HttpError, type Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { ModelConfig } from '../config.js';
 import { findApiKey } from '../storage/api-keys.js';
-import { type Reservation, reserve } from '../storage/ledger.js';
+import {
+  leaseKeyTokens,
+  leaseResource,
+  type ResourceHeadroom,
+  releaseKeyTokens,
+  releaseResource,
+} from '../storage/ledger.js';
 import { findResource } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { type ActiveKey, allowsModel } from './active-key.js';
 import type { KeyStore } from './key-store.js';
+import { LeasedCounters } from './leased-counters.js';
 import { periodAt } from './period.js';
 import { chargeOf, fromMicro } from './pricing.js';
-import { SettlementBatcher } from './settlements.js';
 import type { UsageRecorder } from './usage-recorder.js';
 
 const MINUTE_MS = 60_000;
@@ -29,6 +35,18 @@ export class AdmissionRefused extends HttpError {
 export const modelNotAllowed = (id: string) =>
   new AdmissionRefused('model_not_found', `The model \`${id}\` does not exist or you do not have access to it.`, {});
 
+/** What one request holds until it is settled. */
+interface Reservation {
+  keyId: string;
+  resourceId: string;
+  /** The key's period the tokens were taken from. */
+  periodStart: number;
+  /** The resource's rate-limit minute the request was counted in. */
+  minute: number;
+  tokens: number;
+  credits: number;
+}
+
 /** A request admitted against its key and resource; settle it exactly once with the usage actually served. */
 export class Ticket {
   private settled = false;
@@ -37,13 +55,15 @@ export class Ticket {
     private readonly admission: Admission,
     private readonly reservation: Reservation,
     private readonly model: ModelConfig,
+    /** `x-ratelimit-*` headers of the resource's per-minute limits, for the response. */
+    readonly headers: Record<string, string>,
   ) {}
 
   /** Replaces the reservation by the actual use (zero if nothing was served) and records it. */
-  settle(promptTokens: number, completionTokens: number): Promise<void> {
-    if (this.settled) return Promise.resolve();
+  settle(promptTokens: number, completionTokens: number): void {
+    if (this.settled) return;
     this.settled = true;
-    return this.admission.settle(this.reservation, this.model, promptTokens, completionTokens);
+    this.admission.settle(this.reservation, this.model, promptTokens, completionTokens);
   }
 }
 
@@ -56,15 +76,25 @@ export interface AdmissionRequest {
 
 const isoTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 const secondsUntil = (ms: number, now: number) => String(Math.max(1, Math.ceil((ms - now) / 1000)));
+const SWEEP_INTERVAL_MS = 250;
+
+/** A resource's limits as its last lease returned them. */
+type ResourceLimits = Pick<ResourceHeadroom, 'requestsPerMinute' | 'tokensPerMinute' | 'concurrentRequests'>;
 
 /**
- * Budget admission: the model allowlist, then one atomic reservation of the estimated prompt plus the
- * effective maximum output against the key's period budget, the resource's credits and its per-minute
- * limits (see `ledger.ts`), and the resource's concurrency limit in this process.
+ * Budget admission: the model allowlist, then the estimated prompt plus the effective maximum output taken
+ * atomically from the key's period budget, the resource's credits and its per-minute limits, and the
+ * resource's concurrency limit in this process. Each process leases these counters from the database in
+ * chunks (see `lease.ts`, `leased-counters.ts`): a lease is itself one atomic conditional statement, so the
+ * counters of all processes together never pass a limit, and what a request does not use goes back to the
+ * lease when it is settled and to the database within about a second.
  */
 export class Admission {
   private readonly inFlight = new Map<string, number>();
-  private readonly settlements: SettlementBatcher;
+  private readonly limits = new Map<string, ResourceLimits>();
+  private readonly keyBudgets: LeasedCounters;
+  private readonly resources: LeasedCounters;
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly db: Kysely<InferenceDatabase>,
@@ -73,7 +103,34 @@ export class Admission {
     logger: Logger,
     private readonly clock: () => number = Date.now,
   ) {
-    this.settlements = new SettlementBatcher(db, logger);
+    this.keyBudgets = new LeasedCounters(
+      [true],
+      {
+        lease: async (id, period, [tokens = 0], now) => {
+          const left = await leaseKeyTokens(db, id, period, tokens, now);
+          return left && [left.tokens];
+        },
+        release: (id, period, [tokens = 0], lastUse) => releaseKeyTokens(db, id, period, tokens, lastUse),
+      },
+      logger,
+      clock,
+    );
+    this.resources = new LeasedCounters(
+      [false, true, true],
+      {
+        lease: async (id, minute, [credits = 0, requests = 0, tokens = 0]) => {
+          const headroom = await leaseResource(db, id, minute, [credits, requests, tokens]);
+          if (headroom) this.limits.set(id, headroom);
+          return headroom?.left;
+        },
+        release: (id, minute, [credits = 0, requests = 0, tokens = 0]) =>
+          releaseResource(db, id, minute, [credits, requests, tokens]),
+      },
+      logger,
+      clock,
+    );
+    this.sweeper = setInterval(() => void this.sweep(false), SWEEP_INTERVAL_MS);
+    this.sweeper.unref();
   }
 
   async admit(request: AdmissionRequest): Promise<Ticket> {
@@ -81,57 +138,84 @@ export class Admission {
     if (!allowsModel(key, model.id)) throw modelNotAllowed(model.id);
     const now = this.clock();
     const tokens = request.promptEstimate + request.maxOutput;
-    const prices = model.pricing;
-    const reservation: Reservation = {
+    const r: Reservation = {
       keyId: key.id,
       resourceId: key.resourceId,
       periodStart: periodAt(key.anchor, key.period, now).start,
       minute: now - (now % MINUTE_MS),
       tokens,
-      credits: chargeOf(prices, request.promptEstimate, request.maxOutput),
+      credits: chargeOf(model.pricing, request.promptEstimate, request.maxOutput),
     };
-    const outcome = await reserve(this.db, reservation, now);
-    if (outcome === 'key') throw await this.keyRefusal(key, tokens, now);
-    if (outcome === 'resource') throw await this.resourceRefusal(key, reservation, now);
-    const limit = await this.concurrencyLimit(key.resourceId);
-    const running = this.inFlight.get(key.resourceId) ?? 0;
+    if (!(await this.keyBudgets.acquire(r.keyId, r.periodStart, [tokens])))
+      throw await this.keyRefusal(key, tokens, now);
+    if (!(await this.resources.acquire(r.resourceId, r.minute, [r.credits, 1, tokens]))) {
+      this.keyBudgets.give(r.keyId, r.periodStart, [tokens]);
+      throw await this.resourceRefusal(key, r, now);
+    }
+    const limit = this.limits.get(r.resourceId)?.concurrentRequests ?? null;
+    const running = this.inFlight.get(r.resourceId) ?? 0;
     if (limit !== null && running >= limit) {
-      await this.settlements.add(reservation, 0, 0);
+      this.giveBack(r, 0, 0);
       throw new AdmissionRefused(
         'rate_limit_exceeded',
         `Rate limit reached for concurrent requests on this inference resource: limit ${limit}. Try again shortly.`,
         { 'retry-after': '1' },
       );
     }
-    this.inFlight.set(key.resourceId, running + 1);
-    return new Ticket(this, reservation, model);
+    this.inFlight.set(r.resourceId, running + 1);
+    return new Ticket(this, r, model, this.rateLimitHeaders(r, now));
   }
 
   /** Called by `Ticket.settle`. */
-  settle(r: Reservation, model: ModelConfig, promptTokens: number, completionTokens: number): Promise<void> {
+  settle(r: Reservation, model: ModelConfig, promptTokens: number, completionTokens: number): void {
     this.inFlight.set(r.resourceId, (this.inFlight.get(r.resourceId) ?? 1) - 1);
     const credits = chargeOf(model.pricing, promptTokens, completionTokens);
     if (promptTokens + completionTokens > 0)
       this.usage.record(r.keyId, model.id, this.clock(), promptTokens, completionTokens, credits);
-    return this.settlements.add(r, promptTokens + completionTokens, credits);
+    this.giveBack(r, promptTokens + completionTokens, credits);
   }
 
-  /** Waits for the settlements under way (before the database closes). */
+  /** Returns the difference between a reservation and the actual use to the leases. */
+  private giveBack(r: Reservation, actualTokens: number, actualCredits: number): void {
+    const tokens = r.tokens - actualTokens;
+    this.keyBudgets.give(r.keyId, r.periodStart, [tokens]);
+    this.resources.give(r.resourceId, r.minute, [r.credits - actualCredits, 0, tokens]);
+  }
+
+  /** OpenAI's `x-ratelimit-*` headers for the resource's per-minute limits (none without limits). */
+  private rateLimitHeaders(r: Reservation, now: number): Record<string, string> {
+    const limits = this.limits.get(r.resourceId);
+    const lease = this.resources.get(r.resourceId);
+    if (!limits || !lease) return {};
+    const reset = `${secondsUntil(r.minute + MINUTE_MS, now)}s`;
+    const headers: Record<string, string> = {};
+    const remaining = (i: number) => String(Math.max(0, (lease.headroom[i] ?? 0) + (lease.held[i] ?? 0)));
+    if (limits.requestsPerMinute !== null) {
+      headers['x-ratelimit-limit-requests'] = String(limits.requestsPerMinute);
+      headers['x-ratelimit-remaining-requests'] = remaining(1);
+      headers['x-ratelimit-reset-requests'] = reset;
+    }
+    if (limits.tokensPerMinute !== null) {
+      headers['x-ratelimit-limit-tokens'] = String(limits.tokensPerMinute);
+      headers['x-ratelimit-remaining-tokens'] = remaining(2);
+      headers['x-ratelimit-reset-tokens'] = reset;
+    }
+    return headers;
+  }
+
+  private async sweep(all: boolean): Promise<void> {
+    await Promise.all([this.keyBudgets.sweep(all), this.resources.sweep(all)]);
+  }
+
+  /** Gives every lease back to the database; the counters are then exact. */
   drain(): Promise<void> {
-    return this.settlements.drain();
+    return this.sweep(true);
   }
 
-  private readonly limits = new Map<string, { value: number | null; until: number }>();
-
-  /** The resource's concurrency limit, re-read at most every 10 s. */
-  private async concurrencyLimit(resourceId: string): Promise<number | null> {
-    const now = this.clock();
-    const cached = this.limits.get(resourceId);
-    if (cached && cached.until > now) return cached.value;
-    const resource = await findResource(this.db, resourceId);
-    const value = resource?.concurrent_requests ?? null;
-    this.limits.set(resourceId, { value, until: now + 10_000 });
-    return value;
+  /** Drains and stops the background sweep (before the database closes). */
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await this.drain();
   }
 
   private async keyRefusal(key: ActiveKey, requested: number, now: number): Promise<AdmissionRefused> {

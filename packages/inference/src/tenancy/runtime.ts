@@ -31,7 +31,7 @@ export async function openTenancy(
     keys,
     admission,
     close: async () => {
-      await admission.drain();
+      await admission.close();
       await usage.close();
     },
   };

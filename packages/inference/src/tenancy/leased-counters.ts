@@ -1,0 +1,116 @@
+import type { Logger } from '@atrium/core';
+import { Lease } from './lease.js';
+
+/** The database side of a family of leases (keys' budgets, resources' credits and limits). */
+export interface LeaseStore {
+  /** Reserves `amounts` atomically; what is left after it, or undefined when refused. */
+  lease(id: string, window: number, amounts: readonly number[], now: number): Promise<readonly number[] | undefined>;
+  /** Gives back what a lease did not use. */
+  release(id: string, window: number, amounts: readonly number[], lastUse: number): Promise<void>;
+}
+
+/** Leases older than this go back to the database, so limits changed elsewhere apply within about a second. */
+const MAX_LEASE_AGE_MS = 1_000;
+/** Leases unused this long are forgotten. */
+const IDLE_MS = 60_000;
+/** Rounds of waiting for shared refills before a request reserves its own need directly. */
+const SHARED_ROUNDS = 4;
+
+/**
+ * Per-process leases over database counters (see `lease.ts`). A request takes what it needs from its lease
+ * without a database visit; a short lease is refilled by one conditional statement that requests waiting
+ * on the same lease share, and refilled ahead of need when it runs low. When a refill is refused, a
+ * request still gets exactly what it needs if the database has that much.
+ */
+export class LeasedCounters {
+  private readonly leases = new Map<string, Lease>();
+
+  constructor(
+    private readonly windowed: readonly boolean[],
+    private readonly store: LeaseStore,
+    private readonly logger: Logger,
+    private readonly clock: () => number,
+  ) {}
+
+  get(id: string): Lease | undefined {
+    return this.leases.get(id);
+  }
+
+  private leaseOf(id: string): Lease {
+    let lease = this.leases.get(id);
+    if (!lease) {
+      lease = new Lease(this.windowed);
+      this.leases.set(id, lease);
+    }
+    return lease;
+  }
+
+  /** Takes `need` in `window`, from the lease or else from the database; false when the database refuses. */
+  async acquire(id: string, window: number, need: readonly number[]): Promise<boolean> {
+    const lease = this.leaseOf(id);
+    for (let round = 0; round < SHARED_ROUNDS; round++) {
+      if (lease.take(window, need, this.clock())) {
+        if (lease.low && !lease.refilling) lease.refilling = this.refillAhead(id, lease, window, need);
+        return true;
+      }
+      lease.refilling ??= this.refill(id, lease, window, need);
+      if (!(await lease.refilling)) break;
+    }
+    // Refused: what this process holds goes back first, so only what other processes hold can be missing.
+    await this.giveBack(id, lease);
+    return (await this.store.lease(id, window, need, this.clock())) !== undefined;
+  }
+
+  /** Puts back what a request did not use (see `Lease.give`). */
+  give(id: string, window: number, amounts: readonly number[]): void {
+    this.leaseOf(id).give(window, amounts);
+  }
+
+  private async refill(id: string, lease: Lease, window: number, need: readonly number[]): Promise<boolean> {
+    try {
+      const now = this.clock();
+      const chunk = lease.chunk(need, now);
+      let granted: readonly number[] = chunk;
+      let headroom = await this.store.lease(id, window, chunk, now);
+      if (!headroom && chunk.some((c, i) => c > (need[i] ?? 0))) {
+        granted = need;
+        headroom = await this.store.lease(id, window, need, now);
+      }
+      if (!headroom) return false;
+      lease.credit(window, granted, headroom, now);
+      return true;
+    } finally {
+      lease.refilling = undefined;
+    }
+  }
+
+  private refillAhead(id: string, lease: Lease, window: number, need: readonly number[]): Promise<boolean> {
+    return this.refill(id, lease, window, need).catch((error: unknown) => {
+      this.logger.warn({ err: error }, 'refilling a lease ahead of need failed');
+      return false;
+    });
+  }
+
+  /** Gives leases back to the database: those older than a second, or all of them. */
+  async sweep(all = false): Promise<void> {
+    const now = this.clock();
+    const releases: Promise<void>[] = [];
+    for (const [id, lease] of this.leases) {
+      if (!all && now - lease.lastRefill < MAX_LEASE_AGE_MS) continue;
+      if (lease.held.some((h) => h !== 0)) releases.push(this.giveBack(id, lease));
+      else if (now - lease.lastUse > IDLE_MS && !lease.refilling) this.leases.delete(id);
+    }
+    await Promise.all(releases);
+  }
+
+  private async giveBack(id: string, lease: Lease): Promise<void> {
+    const held = lease.release();
+    if (!held) return;
+    try {
+      await this.store.release(id, held.window, held.amounts, lease.lastUse);
+    } catch (error) {
+      lease.give(held.window, held.amounts);
+      this.logger.error({ err: error }, 'giving a lease back failed; retrying at the next sweep');
+    }
+  }
+}
