@@ -79,7 +79,7 @@ describe('atrium inference operator commands', () => {
       concurrentRequests: null,
     });
     expect((await atrium('set-limits', '--project', 'physics', '--tpm', '0.5')).stderr).toContain(
-      'tokensPerMinute must be',
+      'tokens per minute must be a positive whole number',
     );
     const key = await atrium(
       'create-key',

@@ -38,7 +38,8 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
   registerBearerAuth(app, tenancy.keys);
   registerModelRoutes(app, catalogue.list, config.ownedBy);
   registerUiRoutes(app, database.db, {
-    models: catalogue.list.map((m) => m.id),
+    models: catalogue.list,
+    smtp: config.smtp,
     designatedOrganisation: config.tenancy.designatedOrganisation,
     oidc: config.oidc,
   });

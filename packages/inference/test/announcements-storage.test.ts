@@ -1,6 +1,7 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
-import { latestOutbox, openAnnouncements, setOptOut, subscriberEmails } from '../src/storage/announcements.js';
+import { openAnnouncements, setOptOut, subscriberEmails } from '../src/storage/announcements.js';
+import { latestOutbox } from '../src/storage/outbox.js';
 import { postAnnouncement } from '../src/tenancy/announcements.js';
 import { DAY, seedProject, seedTenant, T0, withDatabase } from './support/tenancy.js';
 

@@ -1,53 +1,33 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { closeGracefully } from '@atrium/core';
-import { listen, silentLogger } from '@atrium/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../src/index.js';
 import { chromiumAvailable, launchChromium } from './support/chromium.js';
-import { type FixedUpstream, startFixedUpstream } from './support/fixed-upstream.js';
 import { seedProject, seedTenant } from './support/tenancy.js';
+import { UI_MODEL as MODEL, startUiApp, type UiApp } from './support/ui-app.js';
 
-const MODEL = 'acme/chat';
 describe.skipIf(!chromiumAvailable)('web UI in headless Chromium', () => {
-  let dir: string;
-  let upstream: FixedUpstream;
+  let app: UiApp<Awaited<ReturnType<typeof seed>>>;
   let base: string;
-  let stop: () => Promise<void>;
   let browser: Browser;
   let member: { email: string };
   let pi: { email: string };
   let other: { pi: { email: string }; operator: { email: string } };
 
+  const seed = async (db: Parameters<typeof seedTenant>[0]) => ({
+    tenant: await seedTenant(db, {}, Date.now()),
+    other: await seedProject(db, 'elsewhere', Date.now()),
+  });
+
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'atrium-ui-'));
-    const url = `sqlite:${join(dir, 'inference.db')}`;
-    const seeding = await openInferenceDatabase(url);
-    const tenant = await seedTenant(seeding.db, {}, Date.now());
-    member = tenant.member;
-    pi = tenant.pi;
-    other = await seedProject(seeding.db, 'elsewhere', Date.now());
-    await seeding.close();
-    upstream = await startFixedUpstream();
-    const config = inferenceConfigSchema.parse({
-      port: 0,
-      database: url,
-      auth: { demo: false },
-      models: [{ id: MODEL, contextLength: 4096, backend: { type: 'upstream', replicas: [upstream.origin] } }],
-    });
-    const app = await buildInferenceApp(config, { logger: silentLogger, dataDir: dir, accessLog: false });
-    base = await listen(app);
-    stop = () => closeGracefully(app, 2_000);
+    app = await startUiApp(seed);
+    base = app.base;
+    ({ member, pi } = app.seeded.tenant);
+    other = app.seeded.other;
     browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await stop?.();
-    await upstream?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await app?.close();
   });
 
   const chat = (secret: string) =>
@@ -160,6 +140,7 @@ describe.skipIf(!chromiumAvailable)('web UI in headless Chromium', () => {
     expect(await page.getByTestId('subscription').textContent()).toContain('opted out');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await signIn(page, other.operator.email, 'op-password');
+    await page.getByRole('navigation', { name: 'Operator' }).getByRole('link', { name: 'Announcements' }).click();
     await page.getByLabel('Kind').selectOption('maintenance');
     await page.getByLabel('Title').fill('GPU driver update');
     await page.getByLabel('Starts (UTC)').fill('2030-01-01T08:00');
@@ -169,6 +150,8 @@ describe.skipIf(!chromiumAvailable)('web UI in headless Chromium', () => {
     expect(outbox).toContain(pi.email);
     expect(outbox).toContain('Planned maintenance: GPU driver update');
     expect(outbox).not.toContain(member.email);
+    expect(outbox).toContain('in outbox');
+    expect(await page.getByTestId('delivery').textContent()).toContain('No SMTP server is configured');
     await page.goto(`${base}/ui/status`);
     expect(await page.textContent('main')).toMatch(
       /Upcoming.*GPU driver update — 2030-01-01T08:00:00Z to 2030-01-01T10:00:00Z/s,

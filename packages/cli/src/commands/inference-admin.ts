@@ -179,7 +179,8 @@ export async function inferenceAdmin(command: string, args: string[]): Promise<v
   const database = await openInferenceDatabase(inferenceDatabaseUrl(config.inference, resolve(config.dataDir)));
   try {
     const models = new Set(config.inference.models.map((m) => m.id));
-    const result = await run(new OperatorCommands(database.db), command, values, models);
+    const ops = new OperatorCommands(database.db, config.inference.smtp ? 'smtp' : 'outbox');
+    const result = await run(ops, command, values, models);
     process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : human(command, result));
   } catch (error) {
     if (error instanceof HttpError) throw new Error(error.message);

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { HttpError, normalizeError } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import { type Account, checkPassword, findAccount } from '../storage/accounts.js';
-import { isOptedOut, latestOutbox, openAnnouncements, setOptOut } from '../storage/announcements.js';
+import type { ModelConfig, SmtpConfig } from '../config.js';
+import { OutboxMailer } from '../mail/mailer.js';
+import { type Account, checkPassword, findAccount, normaliseEmail } from '../storage/accounts.js';
+import { isOptedOut, openAnnouncements, setOptOut } from '../storage/announcements.js';
 import { findApiKey, findApiKeyByHash } from '../storage/api-keys.js';
 import { accountDashboard } from '../storage/dashboard.js';
 import { findResource } from '../storage/resources.js';
@@ -11,7 +12,6 @@ import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
 import type { UiSession } from '../storage/ui-sessions.js';
 import { usageOfKey } from '../storage/usage.js';
-import { postAnnouncement } from '../tenancy/announcements.js';
 import { createKey, revokeKey } from '../tenancy/keys.js';
 import { parseResetPeriod, periodAt } from '../tenancy/period.js';
 import {
@@ -24,45 +24,26 @@ import {
   SERVICE_DESK_SERVICE,
 } from '../tenancy/resources.js';
 import { hashSecret } from '../tenancy/secrets.js';
-import type { Html } from '../ui/html.js';
-import { html, page } from '../ui/html.js';
+import { html } from '../ui/html.js';
 import { OidcClient, type OidcSettings } from '../ui/oidc.js';
-import { accountPage, COPY_SCRIPT, keyPage, signInPage, signOutNav, statusPage } from '../ui/pages.js';
+import { accountPage, keyPage, signInPage, signOutNav, statusPage } from '../ui/pages.js';
 import { registerOidcRoutes } from './oidc-routes.js';
+import { registerOperatorUiRoutes } from './operator-ui-routes.js';
+import { SignInThrottle } from './sign-in-throttle.js';
+import { formOf as form, numberField, refusalOf, sendPage as send } from './ui-reply.js';
 import { UiSessions } from './ui-session.js';
 
 const HOUR_MS = 3_600_000;
 const FORM_LIMIT = 64 * 1024;
 
 export interface UiOptions {
-  models: readonly string[];
+  models: readonly ModelConfig[];
+  /** Announcement emails go out through this server; without it they stay in the outbox. */
+  smtp?: SmtpConfig | undefined;
   oidc?: OidcSettings | undefined;
   designatedOrganisation: string;
   clock?: () => number;
 }
-
-function send(reply: FastifyReply, title: string, body: Html, nav?: Html, status = 200) {
-  const nonce = randomBytes(16).toString('base64');
-  reply
-    .code(status)
-    .headers({
-      'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
-    })
-    .type('text/html; charset=utf-8')
-    .send(page(title, body, { nav, nonce, script: COPY_SCRIPT }));
-}
-
-const numberField = (form: URLSearchParams, name: string): number | undefined => {
-  const text = form.get(name)?.trim();
-  if (!text) return undefined;
-  const value = Number(text);
-  if (!Number.isFinite(value))
-    throw new HttpError(400, 'invalid_request', `${name.replace('_', ' ')} must be a number`);
-  return value;
-};
 
 /**
  * The web UI under `/ui/`: server-rendered pages, forms with CSRF tokens, sessions in HTTP-only SameSite
@@ -73,6 +54,13 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
   const clock = options.clock ?? Date.now;
   const sessions = new UiSessions(db, clock);
   const oidc = options.oidc ? new OidcClient(options.oidc) : undefined;
+  const modelIds = options.models.map((m) => m.id);
+  const throttle = new SignInThrottle();
+  const mailer = options.smtp ? new OutboxMailer(db, options.smtp, app.log, clock) : undefined;
+  if (mailer) {
+    mailer.start();
+    app.addHook('onClose', () => mailer.close());
+  }
 
   app.register(
     async (scope) => {
@@ -93,12 +81,6 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         );
       });
 
-      const form = (request: FastifyRequest): URLSearchParams => {
-        if (!(request.body instanceof URLSearchParams))
-          throw new HttpError(415, 'unsupported_media_type', 'expected a form');
-        return request.body;
-      };
-
       async function renderHome(
         request: FastifyRequest,
         reply: FastifyReply,
@@ -113,26 +95,24 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         }
         const now = clock();
         const isAdmin = account.is_admin === 1;
-        const [projects, requests, optedOut, outbox] = await Promise.all([
+        const [projects, requests, optedOut] = await Promise.all([
           accountDashboard(db, account.id, now - 30 * 24 * HOUR_MS),
           isAdmin ? serviceRequests(db, 'open') : undefined,
           isOptedOut(db, account.id),
-          isAdmin ? latestOutbox(db, 20) : undefined,
         ]);
         const body = accountPage({
           csrf: session.csrf,
           isAdmin,
           projects,
-          models: options.models,
+          models: modelIds,
           designatedOrganisation: options.designatedOrganisation,
           now,
           created: extra.created,
           error: extra.error,
           requests,
           optedOut,
-          outbox,
         });
-        send(reply, 'Projects', body, signOutNav(session.csrf, account.email), extra.status);
+        send(reply, 'Projects', body, signOutNav(session.csrf, account.email, isAdmin), extra.status);
       }
 
       async function renderKey(reply: FastifyReply, session: UiSession) {
@@ -180,13 +160,12 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         const session = await sessions.checkForm(request, body);
         const account = session.account_id ? await findAccount(db, session.account_id) : undefined;
         if (!account) throw new HttpError(403, 'forbidden', 'sign in with an account for this');
-        try {
-          const created = await action(account, body);
-          if (created) return renderHome(request, reply, session, { created });
-        } catch (error) {
-          if (!(error instanceof HttpError) || error.status >= 500) throw error;
-          return renderHome(request, reply, session, { error: error.message, status: error.status });
-        }
+        let created: { alias: string; secret: string } | undefined;
+        const refusal = await refusalOf(async () => {
+          created = await action(account, body);
+        });
+        if (refusal) return renderHome(request, reply, session, { error: refusal.message, status: refusal.status });
+        if (created) return renderHome(request, reply, session, { created });
         return reply.redirect('/ui/', 303);
       }
 
@@ -204,30 +183,24 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         }),
       );
 
-      scope.post('/announcements', (request, reply) =>
-        accountAction(request, reply, async (account, body) => {
-          const time = (name: string) => Date.parse(`${body.get(name) ?? ''}Z`);
-          await postAnnouncement(
-            db,
-            account,
-            {
-              kind: body.get('kind') ?? '',
-              title: body.get('title') ?? '',
-              body: body.get('body') ?? '',
-              starts: time('starts'),
-              ends: time('ends'),
-            },
-            clock(),
-          );
-          return undefined;
-        }),
-      );
-
       scope.post('/signin/password', async (request, reply) => {
         const body = form(request);
         sessions.checkSignIn(request, body);
-        const account = await checkPassword(db, body.get('email') ?? '', body.get('password') ?? '');
-        if (!account) return renderHome(request, reply, undefined, { error: 'Wrong email or password.', status: 401 });
+        const email = normaliseEmail(body.get('email') ?? '');
+        const now = clock();
+        const wait = throttle.retryAfterMs(email, request.ip, now);
+        if (wait > 0) {
+          const minutes = Math.ceil(wait / 60_000);
+          reply.header('retry-after', Math.ceil(wait / 1000));
+          const error = `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+          return renderHome(request, reply, undefined, { error, status: 429 });
+        }
+        const account = await checkPassword(db, email, body.get('password') ?? '');
+        if (!account) {
+          throttle.failed(email, request.ip, now);
+          return renderHome(request, reply, undefined, { error: 'Wrong email or password.', status: 401 });
+        }
+        throttle.succeeded(email);
         await sessions.start(request, reply, { accountId: account.id });
         return reply.redirect('/ui/', 303);
       });
@@ -243,6 +216,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
       });
 
       if (oidc) registerOidcRoutes(scope, db, oidc, sessions, clock);
+      registerOperatorUiRoutes(scope, db, sessions, { models: options.models, smtp: options.smtp, mailer, clock });
 
       scope.post('/signout', async (request, reply) => {
         await sessions.checkForm(request, form(request));
@@ -263,7 +237,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
               resetPeriod: days ? `${days}d` : body.get('period') || undefined,
               allowedModels: body.getAll('models'),
             },
-            new Set(options.models),
+            new Set(modelIds),
             clock(),
           );
           return { alias: created.key.alias, secret: created.secret };

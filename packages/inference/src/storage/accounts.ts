@@ -41,6 +41,8 @@ export const findAccount = (db: Kysely<InferenceDatabase>, id: string): Promise<
 export const findAccountByEmail = (db: Kysely<InferenceDatabase>, email: string): Promise<Account | undefined> =>
   db.selectFrom('account').select(PUBLIC_COLUMNS).where('email', '=', normaliseEmail(email)).executeTakeFirst();
 
+let decoyHash: Promise<string> | undefined;
+
 /** The account whose email and password match; undefined otherwise (also for accounts without a password). */
 export async function checkPassword(
   db: Kysely<InferenceDatabase>,
@@ -52,7 +54,13 @@ export async function checkPassword(
     .select([...PUBLIC_COLUMNS, 'password_hash'])
     .where('email', '=', normaliseEmail(email))
     .executeTakeFirst();
-  if (!row?.password_hash || !(await verify(row.password_hash, password))) return undefined;
+  if (!row?.password_hash) {
+    // As slow as a wrong password, so the answer's timing does not tell which accounts exist.
+    decoyHash ??= hash(randomUUID());
+    await verify(await decoyHash, password);
+    return undefined;
+  }
+  if (!(await verify(row.password_hash, password))) return undefined;
   const { password_hash: _, ...account } = row;
   return account;
 }

@@ -1,8 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { AnnouncementTable, InferenceDatabase, OutboxTable } from './schema.js';
+import type { AnnouncementTable, InferenceDatabase } from './schema.js';
 
 export type Announcement = Selectable<AnnouncementTable>;
-export type OutboxMessage = Selectable<OutboxTable>;
 
 export const insertAnnouncement = (db: Kysely<InferenceDatabase>, row: Insertable<AnnouncementTable>) =>
   db.insertInto('announcement').values(row).returningAll().executeTakeFirstOrThrow();
@@ -58,14 +57,3 @@ export const isOptedOut = async (db: Kysely<InferenceDatabase>, accountId: strin
     .select('account_id')
     .where('account_id', '=', accountId)
     .executeTakeFirst()) !== undefined;
-
-export async function queueEmails(db: Kysely<InferenceDatabase>, rows: Insertable<OutboxTable>[]) {
-  for (let i = 0; i < rows.length; i += 500)
-    await db
-      .insertInto('outbox')
-      .values(rows.slice(i, i + 500))
-      .execute();
-}
-
-export const latestOutbox = (db: Kysely<InferenceDatabase>, limit: number): Promise<OutboxMessage[]> =>
-  db.selectFrom('outbox').selectAll().orderBy('id', 'desc').limit(limit).execute();

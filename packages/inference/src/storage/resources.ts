@@ -91,3 +91,15 @@ export async function setResourceLimits(db: Kysely<InferenceDatabase>, resourceI
     .where('id', '=', resourceId)
     .execute();
 }
+
+/** Every inference resource with its project's name, by project name (the operator's resource list). */
+export const resourcesWithProjects = (db: Kysely<InferenceDatabase>) =>
+  db
+    .selectFrom('inference_resource')
+    .innerJoin('project', 'project.id', 'inference_resource.project_id')
+    .selectAll('inference_resource')
+    .select('project.name as project_name')
+    .orderBy('project.name')
+    .execute();
+
+export type ResourceWithProject = Awaited<ReturnType<typeof resourcesWithProjects>>[number];

@@ -144,12 +144,35 @@ export interface AnnouncementOptOutTable {
   account_id: string;
 }
 
-/** Emails waiting for (or, in the embedded default, instead of) SMTP delivery. */
+/**
+ * `outbox`: kept here for the operator to read (no SMTP server configured when it was queued); `queued`: waiting
+ * for SMTP delivery; `sent`; `failed` (after the last attempt, or refused for good by the server).
+ */
+export type OutboxStatus = 'outbox' | 'queued' | 'sent' | 'failed';
+
+/** Announcement emails, one per recipient, with their delivery state. */
 export interface OutboxTable {
   id: Generated<number>;
   recipient: string;
   subject: string;
   body: string;
+  created: number;
+  status: OutboxStatus;
+  /** SMTP attempts so far. */
+  attempts: Generated<number>;
+  /** When a queued message is due (again); an attempt in progress pushes it out by a lease. */
+  next_attempt: Generated<number>;
+  last_error: string | null;
+  sent_at: number | null;
+}
+
+/** A direct credit top-up by an operator (`operator_id` null: the CLI). */
+export interface CreditTopUpTable {
+  id: Generated<number>;
+  resource_id: string;
+  /** Micro-credits added. */
+  credits: number;
+  operator_id: string | null;
   created: number;
 }
 
@@ -168,4 +191,5 @@ export interface InferenceDatabase {
   announcement: AnnouncementTable;
   announcement_opt_out: AnnouncementOptOutTable;
   outbox: OutboxTable;
+  credit_top_up: CreditTopUpTable;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Account } from '../storage/accounts.js';
-import { insertAnnouncement, queueEmails, subscriberEmails } from '../storage/announcements.js';
+import { insertAnnouncement, subscriberEmails } from '../storage/announcements.js';
+import { queueEmails } from '../storage/outbox.js';
 import type { AnnouncementTable, InferenceDatabase } from '../storage/schema.js';
 import { invalid, refused } from './errors.js';
 
@@ -15,17 +16,21 @@ export interface NewAnnouncement {
   ends: number;
 }
 
+/** How the emails of an announcement go out: queued for the SMTP mailer, or kept in the outbox to be read. */
+export type Delivery = 'smtp' | 'outbox';
+
 const when = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /**
  * Posts an announcement and queues one email per subscriber in the outbox, in one transaction
- * (`operator` null: the operator CLI).
+ * (`operator` null: the operator CLI). Sending is left to the mailer, so posting never waits for SMTP.
  */
 export async function postAnnouncement(
   db: Kysely<InferenceDatabase>,
   operator: Account | null,
   input: NewAnnouncement,
   now = Date.now(),
+  delivery: Delivery = 'outbox',
 ) {
   if (operator && operator.is_admin !== 1) throw refused('only operators post announcements');
   if (!ANNOUNCEMENT_KINDS.includes(input.kind as AnnouncementTable['kind']))
@@ -49,7 +54,13 @@ export async function postAnnouncement(
     const recipients = await subscriberEmails(trx);
     await queueEmails(
       trx,
-      recipients.map((recipient) => ({ recipient, subject, body, created: now })),
+      recipients.map((recipient) => ({
+        recipient,
+        subject,
+        body,
+        created: now,
+        status: delivery === 'smtp' ? 'queued' : 'outbox',
+      })),
     );
     return { announcement, recipients: recipients.length };
   });

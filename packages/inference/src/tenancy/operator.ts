@@ -12,18 +12,28 @@ import {
   setMember,
 } from '../storage/projects.js';
 import { setNodeHourRate } from '../storage/rates.js';
-import { type ResourceLimits, resourceOfProject, setResourceLimits } from '../storage/resources.js';
+import type { ResourceLimits } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
-import { type NewAnnouncement, postAnnouncement } from './announcements.js';
+import { type Delivery, type NewAnnouncement, postAnnouncement } from './announcements.js';
 import { invalid, notFound } from './errors.js';
 import { createKey, type NewKey } from './keys.js';
 import { fromMicro } from './pricing.js';
-import { approveServiceRequest, creditProject, rejectServiceRequest, topUpCredits } from './resources.js';
+import {
+  approveServiceRequest,
+  creditProject,
+  rejectServiceRequest,
+  setLimitsOfProject,
+  topUpCredits,
+} from './resources.js';
 
 /** The operator's commands (the `atrium inference …` CLI): names and emails instead of ids. */
 export class OperatorCommands {
-  constructor(private readonly db: Kysely<InferenceDatabase>) {}
+  /** `delivery`: whether the gateway that reads this database sends announcement emails through SMTP. */
+  constructor(
+    private readonly db: Kysely<InferenceDatabase>,
+    private readonly delivery: Delivery = 'outbox',
+  ) {}
 
   private async project(name: string): Promise<Project> {
     const project = await findProjectByName(this.db, name);
@@ -68,10 +78,11 @@ export class OperatorCommands {
   }
 
   async setRate(cluster: string, creditsPerNodeHour: number, effectiveFrom: number) {
+    if (cluster.trim() === '') throw invalid('the cluster is required', 'cluster');
     if (!Number.isFinite(creditsPerNodeHour) || creditsPerNodeHour <= 0)
       throw invalid('the rate must be positive', 'rate');
-    await setNodeHourRate(this.db, cluster, creditsPerNodeHour, effectiveFrom);
-    return { cluster, credits_per_node_hour: creditsPerNodeHour, effective_from: effectiveFrom };
+    await setNodeHourRate(this.db, cluster.trim(), creditsPerNodeHour, effectiveFrom);
+    return { cluster: cluster.trim(), credits_per_node_hour: creditsPerNodeHour, effective_from: effectiveFrom };
   }
 
   openRequests() {
@@ -96,12 +107,7 @@ export class OperatorCommands {
 
   /** Sets a resource's requests per minute, tokens per minute and concurrent requests (omitted: unlimited). */
   async setLimits(projectName: string, limits: ResourceLimits) {
-    for (const [name, value] of Object.entries(limits))
-      if (value !== null && !(Number.isSafeInteger(value) && value > 0))
-        throw invalid(`${name} must be a positive whole number`, name);
-    const resource = await resourceOfProject(this.db, (await this.project(projectName)).id);
-    if (!resource) throw notFound(`inference resource of project '${projectName}'`);
-    await setResourceLimits(this.db, resource.id, limits);
+    await setLimitsOfProject(this.db, null, (await this.project(projectName)).id, limits);
     return { project: projectName, ...limits };
   }
 
@@ -113,7 +119,7 @@ export class OperatorCommands {
 
   /** Posts a status announcement and queues the emails to its subscribers. */
   async announce(input: NewAnnouncement) {
-    const { announcement, recipients } = await postAnnouncement(this.db, null, input);
+    const { announcement, recipients } = await postAnnouncement(this.db, null, input, Date.now(), this.delivery);
     return { ...announcement, recipients };
   }
 

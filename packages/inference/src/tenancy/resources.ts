@@ -1,7 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Account } from '../storage/accounts.js';
 import { findProject, type Role, roleIn } from '../storage/projects.js';
-import { addCredits, convertNodeHours, insertResource, resourceOfProject } from '../storage/resources.js';
+import {
+  addCredits,
+  convertNodeHours,
+  insertResource,
+  type ResourceLimits,
+  resourceOfProject,
+  setResourceLimits,
+} from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import {
   decideServiceRequest,
@@ -10,6 +17,7 @@ import {
   type NewServiceRequest,
   type ServiceRequest,
 } from '../storage/service-requests.js';
+import { insertTopUp } from '../storage/top-ups.js';
 import { conflict, invalid, notFound, refused } from './errors.js';
 import { toMicro } from './pricing.js';
 
@@ -136,16 +144,46 @@ export const rejectServiceRequest = (
   now = Date.now(),
 ) => decide(db, operator, requestId, 'rejected', now, async () => undefined);
 
-/** An operator adds credits directly (a top-up outside the node-hour conversion); `operator` null: the CLI. */
+/**
+ * An operator adds credits directly (a top-up outside the node-hour conversion), recorded with who and when;
+ * `operator` null: the CLI.
+ */
 export async function topUpCredits(
   db: Kysely<InferenceDatabase>,
   operator: Account | null,
   projectId: string,
   credits: number,
+  now = Date.now(),
 ) {
   if (operator && operator.is_admin !== 1) throw refused('only operators top up credits directly');
   if (!Number.isFinite(credits) || credits <= 0) throw invalid('credits must be a positive number', 'credits');
   const resource = await resourceOfProject(db, projectId);
   if (!resource) throw notFound('inference resource');
-  await addCredits(db, resource.id, toMicro(credits));
+  const micro = toMicro(credits);
+  await db.transaction().execute(async (trx) => {
+    await addCredits(trx, resource.id, micro);
+    await insertTopUp(trx, resource.id, micro, operator?.id ?? null, now);
+  });
+}
+
+const LIMIT_NAMES: Record<keyof ResourceLimits, string> = {
+  requestsPerMinute: 'requests per minute',
+  tokensPerMinute: 'tokens per minute',
+  concurrentRequests: 'concurrent requests',
+};
+
+/** Sets the resource-wide limits of a project's resource (null: unlimited); `operator` null: the CLI. */
+export async function setLimitsOfProject(
+  db: Kysely<InferenceDatabase>,
+  operator: Account | null,
+  projectId: string,
+  limits: ResourceLimits,
+) {
+  if (operator && operator.is_admin !== 1) throw refused('only operators set resource limits');
+  for (const [name, value] of Object.entries(limits) as Array<[keyof ResourceLimits, number | null]>)
+    if (value !== null && !(Number.isSafeInteger(value) && value > 0))
+      throw invalid(`${LIMIT_NAMES[name]} must be a positive whole number`, name);
+  const resource = await resourceOfProject(db, projectId);
+  if (!resource) throw notFound('inference resource');
+  await setResourceLimits(db, resource.id, limits);
 }

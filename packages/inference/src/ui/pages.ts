@@ -1,23 +1,36 @@
-import type { Announcement, OutboxMessage } from '../storage/announcements.js';
+import type { Announcement } from '../storage/announcements.js';
 import type { ApiKeyRow } from '../storage/api-keys.js';
 import type { DashboardProject } from '../storage/dashboard.js';
 import type { InferenceResource } from '../storage/resources.js';
 import type { ServiceRequest } from '../storage/service-requests.js';
-import { ANNOUNCEMENT_KINDS, kindLabel } from '../tenancy/announcements.js';
+import { kindLabel } from '../tenancy/announcements.js';
 import type { PeriodWindow } from '../tenancy/period.js';
 import { fromMicro } from '../tenancy/pricing.js';
 import { PORTAL_CATEGORY, PORTAL_OFFERING, SERVICE_DESK_SERVICE } from '../tenancy/resources.js';
 import { type ChartPoint, usageChart } from './chart.js';
 import { type Html, html } from './html.js';
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const time = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
-const errorBox = (error: string | undefined) =>
+export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export const time = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf" value="${csrf}">`;
+export const errorBox = (error: string | undefined) =>
   error ? html`<section class="error" role="alert">${error}</section>` : '';
 
-export const signOutNav = (csrf: string, who: string) =>
-  html`<span class="muted">${who}</span><form class="inline" method="post" action="/ui/signout">${csrfField(csrf)}<button>Sign out</button></form>`;
+/** The operator pages under `/ui/operator/`, as the navigation lists them. */
+export const OPERATOR_PAGES = {
+  rates: 'Node-hour rates',
+  resources: 'Credits and limits',
+  models: 'Models',
+  announcements: 'Announcements',
+} as const;
+export type OperatorPage = keyof typeof OPERATOR_PAGES;
+
+const operatorNav = html`<nav aria-label="Operator"><a href="/ui/">Projects</a> ${Object.entries(OPERATOR_PAGES).map(
+  ([path, title]) => html`<a href="/ui/operator/${path}">${title}</a> `,
+)}</nav>`;
+
+export const signOutNav = (csrf: string, who: string, isOperator = false) =>
+  html`${isOperator ? operatorNav : ''}<span class="muted">${who}</span><form class="inline" method="post" action="/ui/signout">${csrfField(csrf)}<button>Sign out</button></form>`;
 
 export function signInPage(csrf: string, error?: string, oidcName?: string): Html {
   return html`${errorBox(error)}${oidcName ? html`<section><a href="/ui/oidc/start" role="button">Sign in with ${oidcName}</a></section>` : ''}
@@ -66,7 +79,6 @@ export interface AccountView {
   error?: string | undefined;
   requests?: Array<ServiceRequest & { project_name: string }> | undefined;
   optedOut: boolean;
-  outbox?: OutboxMessage[] | undefined;
 }
 
 function keyRows(project: DashboardProject, csrf: string): Html {
@@ -143,7 +155,7 @@ export function accountPage(view: AccountView): Html {
   return html`${errorBox(view.error)}${created}
 ${view.projects.length === 0 ? html`<section>You are not a member of any project.</section>` : view.projects.map((p) => projectSection(p, view))}
 ${view.requests ? requestQueue(view.requests, view.csrf) : ''}
-${subscription(view.optedOut, view.csrf)}${view.outbox ? announcementAdmin(view.outbox, view.csrf) : ''}`;
+${subscription(view.optedOut, view.csrf)}`;
 }
 
 function subscription(optedOut: boolean, csrf: string): Html {
@@ -154,16 +166,6 @@ function subscription(optedOut: boolean, csrf: string): Html {
   } <a href="/ui/status">Status page</a></p>
 <form method="post" action="/ui/announcements/subscription">${csrfField(csrf)}<input type="hidden" name="opt_out" value="${optedOut ? '0' : '1'}">
 <button>${optedOut ? 'Subscribe again' : 'Opt out of announcement emails'}</button></form></section>`;
-}
-
-function announcementAdmin(outbox: OutboxMessage[], csrf: string): Html {
-  return html`<section><h2>Post an announcement</h2><form method="post" action="/ui/announcements">${csrfField(csrf)}
-<label>Kind <select name="kind">${ANNOUNCEMENT_KINDS.map((k) => html`<option value="${k}">${kindLabel(k)}</option>`)}</select></label>
-<label>Title <input name="title" required maxlength="200"></label><label>Details <textarea name="body"></textarea></label>
-<label>Starts (UTC) <input name="starts" type="datetime-local" required></label><label>Ends (UTC) <input name="ends" type="datetime-local" required></label>
-<button>Post announcement</button></form></section>
-<section><h2>Outbox</h2><table data-testid="outbox"><tr><th>To</th><th>Subject</th><th>Queued</th></tr>
-${outbox.map((m) => html`<tr><td>${m.recipient}</td><td>${m.subject}</td><td>${time(m.created)}</td></tr>`)}</table></section>`;
 }
 
 export function statusPage(announcements: Announcement[], now: number): Html {

@@ -1,15 +1,13 @@
-import { dialectOf } from '@atrium/core';
-import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import { sql } from 'kysely';
+import { serialPrimaryKey } from './serial.js';
 
 const DOUBLE = sql`double precision`;
 
 /** The tenancy schema: accounts, projects, grants, allocations, rates, resources, requests, keys, usage. */
 export const projectMigration: Migration = {
   async up(db: Kysely<unknown>) {
-    // SQLite's INTEGER PRIMARY KEY is already an auto-assigned rowid; PostgreSQL needs an identity.
-    const serial = (c: ColumnDefinitionBuilder) =>
-      dialectOf(db) === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey();
+    const serial = serialPrimaryKey(db);
     await db.schema
       .createTable('account')
       .addColumn('id', 'text', (c) => c.primaryKey())

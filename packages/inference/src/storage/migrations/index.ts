@@ -1,6 +1,8 @@
 import type { Migrations } from '@atrium/core';
 import { projectMigration } from './0001_project.js';
+import { operatorMailMigration } from './0002_operator_mail.js';
 
 export const inferenceMigrations: Migrations = {
   '0001_project': projectMigration,
+  '0002_operator_mail': operatorMailMigration,
 };

@@ -1,0 +1,134 @@
+import { HttpError } from '@atrium/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { ModelConfig, SmtpConfig } from '../config.js';
+import type { OutboxMailer } from '../mail/mailer.js';
+import { type Account, findAccount } from '../storage/accounts.js';
+import { latestOutbox } from '../storage/outbox.js';
+import { nodeHourRates } from '../storage/rates.js';
+import { resourcesWithProjects } from '../storage/resources.js';
+import type { InferenceDatabase } from '../storage/schema.js';
+import { recentTopUps } from '../storage/top-ups.js';
+import type { UiSession } from '../storage/ui-sessions.js';
+import { postAnnouncement } from '../tenancy/announcements.js';
+import { OperatorCommands } from '../tenancy/operator.js';
+import { setLimitsOfProject, topUpCredits } from '../tenancy/resources.js';
+import type { Html } from '../ui/html.js';
+import { announcementsPage, modelsPage, ratesPage, resourcesPage } from '../ui/operator-pages.js';
+import { OPERATOR_PAGES, type OperatorPage, signOutNav } from '../ui/pages.js';
+import { formOf, numberField, refusalOf, sendPage } from './ui-reply.js';
+import type { UiSessions } from './ui-session.js';
+
+export interface OperatorUiOptions {
+  models: readonly ModelConfig[];
+  smtp: SmtpConfig | undefined;
+  /** Present when SMTP is configured: posting an announcement wakes it. */
+  mailer: OutboxMailer | undefined;
+  clock: () => number;
+}
+
+const limitOf = (form: URLSearchParams, name: string) => numberField(form, name) ?? null;
+
+/**
+ * The operators' pages under `/ui/operator/`: node-hour rates, credit top-ups and resource limits, the model
+ * catalogue, announcements with the outbox. Only accounts with the admin role see them; forms carry the CSRF token.
+ */
+export function registerOperatorUiRoutes(
+  scope: FastifyInstance,
+  db: Kysely<InferenceDatabase>,
+  sessions: UiSessions,
+  options: OperatorUiOptions,
+): void {
+  const { clock } = options;
+
+  async function operatorOf(session: UiSession | undefined): Promise<{ session: UiSession; operator: Account }> {
+    if (!session) throw new HttpError(401, 'signed_out', 'Sign in with an operator account to see this page.');
+    const account = session.account_id ? await findAccount(db, session.account_id) : undefined;
+    if (account?.is_admin !== 1) throw new HttpError(403, 'forbidden', 'Only operators can see this page.');
+    return { session, operator: account };
+  }
+
+  const bodies: Record<OperatorPage, (csrf: string, error: string | undefined) => Promise<Html>> = {
+    rates: async (csrf, error) => ratesPage({ csrf, now: clock(), rates: await nodeHourRates(db), error }),
+    resources: async (csrf, error) => {
+      const [resources, topUps] = await Promise.all([resourcesWithProjects(db), recentTopUps(db, 20)]);
+      return resourcesPage({ csrf, resources, topUps, error });
+    },
+    models: async () => modelsPage(options.models),
+    announcements: async (csrf, error) =>
+      announcementsPage({ csrf, outbox: await latestOutbox(db, 50), smtp: options.smtp, error }),
+  };
+
+  async function render(
+    reply: FastifyReply,
+    name: OperatorPage,
+    { session, operator }: { session: UiSession; operator: Account },
+    refusal?: HttpError,
+  ) {
+    const body = await bodies[name](session.csrf, refusal?.message);
+    sendPage(reply, OPERATOR_PAGES[name], body, signOutNav(session.csrf, operator.email, true), refusal?.status);
+  }
+
+  for (const name of Object.keys(OPERATOR_PAGES) as OperatorPage[]) {
+    scope.get(`/operator/${name}`, async (request, reply) => {
+      return render(reply, name, await operatorOf(await sessions.current(request)));
+    });
+  }
+
+  /** A signed POST from an operator; a refusal is shown on the page, success goes back to it. */
+  const action =
+    (name: OperatorPage, run: (operator: Account, form: URLSearchParams, request: FastifyRequest) => Promise<void>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const form = formOf(request);
+      const signedIn = await operatorOf(await sessions.checkForm(request, form));
+      const refusal = await refusalOf(() => run(signedIn.operator, form, request));
+      if (refusal) return render(reply, name, signedIn, refusal);
+      return reply.redirect(`/ui/operator/${name}`, 303);
+    };
+  const projectId = (request: FastifyRequest) => (request.params as { projectId: string }).projectId;
+
+  scope.post(
+    '/operator/rates',
+    action('rates', async (_operator, form) => {
+      await new OperatorCommands(db).setRate(
+        form.get('cluster') ?? '',
+        numberField(form, 'rate') ?? Number.NaN,
+        clock(),
+      );
+    }),
+  );
+
+  scope.post(
+    '/operator/projects/:projectId/top-up',
+    action('resources', (operator, form, request) =>
+      topUpCredits(db, operator, projectId(request), numberField(form, 'credits') ?? Number.NaN, clock()),
+    ),
+  );
+
+  scope.post(
+    '/operator/projects/:projectId/limits',
+    action('resources', (operator, form, request) =>
+      setLimitsOfProject(db, operator, projectId(request), {
+        requestsPerMinute: limitOf(form, 'requests_per_minute'),
+        tokensPerMinute: limitOf(form, 'tokens_per_minute'),
+        concurrentRequests: limitOf(form, 'concurrent_requests'),
+      }),
+    ),
+  );
+
+  scope.post(
+    '/operator/announcements',
+    action('announcements', async (operator, form) => {
+      const time = (name: string) => Date.parse(`${form.get(name) ?? ''}Z`);
+      const input = {
+        kind: form.get('kind') ?? '',
+        title: form.get('title') ?? '',
+        body: form.get('body') ?? '',
+        starts: time('starts'),
+        ends: time('ends'),
+      };
+      await postAnnouncement(db, operator, input, clock(), options.mailer ? 'smtp' : 'outbox');
+      options.mailer?.kick();
+    }),
+  );
+}

@@ -1,0 +1,115 @@
+import type { Logger } from '@atrium/core';
+import type { Kysely } from 'kysely';
+import { createTransport, type NodemailerError } from 'nodemailer';
+import type { SmtpConfig } from '../config.js';
+import { claimMessage, type DueMessage, dueMessages, markAttemptFailed, markSent } from '../storage/outbox.js';
+import type { InferenceDatabase } from '../storage/schema.js';
+
+const BATCH = 20;
+/** An attempt in progress keeps its message from the other gateway processes this long. */
+const LEASE_MS = 5 * 60_000;
+
+/**
+ * Sends the queued outbox messages through SMTP in the background: each message is claimed (so several gateway
+ * processes on one database send it once), sent, and marked sent or failed; a failure is retried with a doubling
+ * delay up to `attempts` times, except a permanent refusal from the server. The password is never logged.
+ */
+export class OutboxMailer {
+  private readonly transport;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  constructor(
+    private readonly db: Kysely<InferenceDatabase>,
+    private readonly smtp: SmtpConfig,
+    private readonly logger: Pick<Logger, 'warn' | 'error'>,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.transport = createTransport({
+      pool: true,
+      maxConnections: 2,
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.security === 'tls',
+      requireTLS: smtp.security === 'starttls',
+      ignoreTLS: smtp.security === 'none',
+      ...(smtp.user && smtp.password ? { auth: { user: smtp.user, pass: smtp.password } } : {}),
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 30_000,
+      logger: false,
+    });
+  }
+
+  /** Delivers what is queued now, then looks again every `pollIntervalMs`. */
+  start(): void {
+    this.timer = setInterval(() => this.kick(), this.smtp.pollIntervalMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Starts a delivery round (or another one right after the running one) without waiting for it. */
+  kick(): void {
+    if (this.closed) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.deliverDue()
+      .catch((error: unknown) =>
+        this.logger.error({ error: this.describe(error) }, 'announcement email delivery stopped'),
+      )
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+    this.transport.close();
+  }
+
+  private async deliverDue(): Promise<void> {
+    for (;;) {
+      const due = await dueMessages(this.db, this.clock(), BATCH);
+      await Promise.all(due.map((message) => this.attempt(message)));
+      if (due.length < BATCH || this.closed) return;
+    }
+  }
+
+  private async attempt(message: DueMessage): Promise<void> {
+    if (!(await claimMessage(this.db, message, this.clock() + LEASE_MS))) return;
+    const attempt = message.attempts + 1;
+    try {
+      await this.transport.sendMail({
+        from: this.smtp.from,
+        to: message.recipient,
+        subject: message.subject,
+        text: message.body,
+      });
+      await markSent(this.db, message.id, this.clock());
+    } catch (error) {
+      const reason = this.describe(error);
+      const last = (error as NodemailerError).permanent === true || attempt >= this.smtp.attempts;
+      const retryAt = last ? undefined : this.clock() + this.smtp.retryDelayMs * 2 ** (attempt - 1);
+      await markAttemptFailed(this.db, message.id, reason, retryAt);
+      const fields = { outbox_id: message.id, attempt, error: reason };
+      if (last) this.logger.error(fields, 'announcement email failed');
+      else this.logger.warn(fields, 'announcement email failed; it will be retried');
+    }
+  }
+
+  /** The error's message, with the password cut out should a server ever echo it. */
+  private describe(error: unknown): string {
+    const text = error instanceof Error ? error.message : String(error);
+    return this.smtp.password ? text.split(this.smtp.password).join('[redacted]') : text;
+  }
+}
