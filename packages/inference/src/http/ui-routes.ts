@@ -47,8 +47,9 @@ export interface UiOptions {
 
 /**
  * The web UI under `/ui/`: server-rendered pages, forms with CSRF tokens, sessions in HTTP-only SameSite
- * cookies. Signed in with an account: projects, grants, resources, keys (create, revoke), requests; with an
- * API key: that key's usage.
+ * cookies, throttled password sign-in. Signed in with an account: projects, grants, resources, keys (create,
+ * revoke), requests, and for operators the pages under `/ui/operator/`; with an API key: that key's usage.
+ * With SMTP configured, the announcement mailer runs alongside.
  */
 export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatabase>, options: UiOptions): void {
   const clock = options.clock ?? Date.now;

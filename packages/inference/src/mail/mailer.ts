@@ -7,7 +7,7 @@ import type { InferenceDatabase } from '../storage/schema.js';
 
 const BATCH = 20;
 /** An attempt in progress keeps its message from the other gateway processes this long. */
-const LEASE_MS = 5 * 60_000;
+const LEASE_MS = 15 * 60_000;
 
 /**
  * Sends the queued outbox messages through SMTP in the background: each message is claimed (so several gateway
