@@ -152,6 +152,39 @@ describeEachDialect('budget admission', ({ dialect, url }) => {
       await expect(admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 })).resolves.toBeDefined();
     }));
 
+  it('a concurrency limit holds across gateways; a stopped process stops counting when its lease expires', async () => {
+    const first = await openInferenceDatabase(url());
+    const second = dialect === 'postgres' ? await openInferenceDatabase(url()) : first;
+    try {
+      const clock = { now: T0 };
+      const [a, b] = [gateway(first.db, clock), gateway(second.db, clock)];
+      const tenant = await seedTenant(first.db, { limits: { concurrentRequests: 3 } });
+      // A process that died holding a slot: its lease expired a moment ago.
+      await first.db
+        .insertInto('inference_slot_lease')
+        .values({ resource_id: tenant.resource.id, holder: 'gone', slots: 3, expires: T0 - 1 })
+        .execute();
+      const key = await lookup(a.keys, (await tenant.key({ alias: 'c' })).secret);
+      const admit = (g: typeof a) => g.admission.admit({ key, model, promptEstimate: 1, maxOutput: 1 });
+      const running = [await admit(a), await admit(a), await admit(b)];
+      expect(await refusal(admit(b))).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+      expect(await refusal(admit(a))).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+      running[0]?.settle(1, 1);
+      // The slot went back to its process's lease; the other process gets it once that lease shrinks.
+      expect(await refusal(admit(b))).toMatchObject({ code: 'rate_limit_exceeded' });
+      await a.admission.drain();
+      running.push(await admit(b));
+      for (const ticket of running) ticket.settle(1, 1);
+      await Promise.all([a.admission.close(), b.admission.close()]);
+      expect(await first.db.selectFrom('inference_slot_lease').select(['holder', 'slots']).execute()).toEqual([
+        { holder: 'gone', slots: 3 },
+      ]);
+    } finally {
+      await first.close();
+      if (second !== first) await second.close();
+    }
+  });
+
   it('200 concurrent admissions from two gateways (connection pools) never overdraw the budget; accounting is exact', async () => {
     const first = await openInferenceDatabase(url());
     // Two pools on PostgreSQL, as two gateway processes have. better-sqlite3 is synchronous: a second

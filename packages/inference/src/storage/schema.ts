@@ -176,6 +176,16 @@ export interface CreditTopUpTable {
   created: number;
 }
 
+/** A gateway process's lease of a resource's concurrency slots (see `slot-leases.ts`). */
+export interface SlotLeaseTable {
+  resource_id: string;
+  /** The process, a random id per start. */
+  holder: string;
+  slots: number;
+  /** Past this time the lease no longer counts (its process stopped renewing it). */
+  expires: number;
+}
+
 export interface InferenceDatabase {
   account: AccountTable;
   project: ProjectTable;
@@ -192,4 +202,5 @@ export interface InferenceDatabase {
   announcement_opt_out: AnnouncementOptOutTable;
   outbox: OutboxTable;
   credit_top_up: CreditTopUpTable;
+  inference_slot_lease: SlotLeaseTable;
 }

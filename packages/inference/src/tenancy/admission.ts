@@ -12,6 +12,7 @@ import {
 import { findResource } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { type ActiveKey, allowsModel } from './active-key.js';
+import { ConcurrencySlots } from './concurrency-slots.js';
 import type { KeyStore } from './key-store.js';
 import { LeasedCounters } from './leased-counters.js';
 import { periodAt } from './period.js';
@@ -45,6 +46,8 @@ interface Reservation {
   minute: number;
   tokens: number;
   credits: number;
+  /** Whether the request runs on one of the resource's concurrency slots. */
+  slot: boolean;
 }
 
 /** A request admitted against its key and resource; settle it exactly once with the usage actually served. */
@@ -84,13 +87,13 @@ type ResourceLimits = Pick<ResourceHeadroom, 'requestsPerMinute' | 'tokensPerMin
 /**
  * Budget admission: the model allowlist, then the estimated prompt plus the effective maximum output taken
  * atomically from the key's period budget, the resource's credits and its per-minute limits, and the
- * resource's concurrency limit in this process. Each process leases these counters from the database in
+ * resource's concurrency limit. Each process leases these counters from the database in
  * chunks (see `lease.ts`, `leased-counters.ts`): a lease is itself one atomic conditional statement, so the
  * counters of all processes together never pass a limit, and what a request does not use goes back to the
  * lease when it is settled and to the database within about a second.
  */
 export class Admission {
-  private readonly inFlight = new Map<string, number>();
+  private readonly slots: ConcurrencySlots;
   private readonly limits = new Map<string, ResourceLimits>();
   private readonly keyBudgets: LeasedCounters;
   private readonly resources: LeasedCounters;
@@ -129,6 +132,7 @@ export class Admission {
       logger,
       clock,
     );
+    this.slots = new ConcurrencySlots(db, logger, clock);
     this.sweeper = setInterval(() => void this.sweep(false), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   }
@@ -145,6 +149,7 @@ export class Admission {
       minute: now - (now % MINUTE_MS),
       tokens,
       credits: chargeOf(model.pricing, request.promptEstimate, request.maxOutput),
+      slot: false,
     };
     if (!(await this.keyBudgets.acquire(r.keyId, r.periodStart, [tokens])))
       throw await this.keyRefusal(key, tokens, now);
@@ -153,8 +158,8 @@ export class Admission {
       throw await this.resourceRefusal(key, r, now);
     }
     const limit = this.limits.get(r.resourceId)?.concurrentRequests ?? null;
-    const running = this.inFlight.get(r.resourceId) ?? 0;
-    if (limit !== null && running >= limit) {
+    r.slot = limit !== null;
+    if (r.slot && !(await this.slots.acquire(r.resourceId))) {
       this.giveBack(r, 0, 0);
       throw new AdmissionRefused(
         'rate_limit_exceeded',
@@ -162,13 +167,12 @@ export class Admission {
         { 'retry-after': '1' },
       );
     }
-    this.inFlight.set(r.resourceId, running + 1);
     return new Ticket(this, r, model, this.rateLimitHeaders(r, now));
   }
 
   /** Called by `Ticket.settle`. */
   settle(r: Reservation, model: ModelConfig, promptTokens: number, completionTokens: number): void {
-    this.inFlight.set(r.resourceId, (this.inFlight.get(r.resourceId) ?? 1) - 1);
+    if (r.slot) this.slots.release(r.resourceId);
     const credits = chargeOf(model.pricing, promptTokens, completionTokens);
     if (promptTokens + completionTokens > 0)
       this.usage.record(r.keyId, model.id, this.clock(), promptTokens, completionTokens, credits);
@@ -204,7 +208,7 @@ export class Admission {
   }
 
   private async sweep(all: boolean): Promise<void> {
-    await Promise.all([this.keyBudgets.sweep(all), this.resources.sweep(all)]);
+    await Promise.all([this.keyBudgets.sweep(all), this.resources.sweep(all), this.slots.sweep(all)]);
   }
 
   /** Gives every lease back to the database; the counters are then exact. */

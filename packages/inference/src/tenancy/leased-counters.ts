@@ -24,6 +24,8 @@ const SHARED_ROUNDS = 4;
  */
 export class LeasedCounters {
   private readonly leases = new Map<string, Lease>();
+  /** Give-backs under way: a full sweep waits for them too. */
+  private readonly releasing = new Set<Promise<void>>();
 
   constructor(
     private readonly windowed: readonly boolean[],
@@ -93,6 +95,7 @@ export class LeasedCounters {
 
   /** Gives leases back to the database: those older than a second, or all of them. */
   async sweep(all = false): Promise<void> {
+    if (all) await Promise.all([...this.leases.values()].map((lease) => lease.refilling?.catch(() => false)));
     const now = this.clock();
     const releases: Promise<void>[] = [];
     for (const [id, lease] of this.leases) {
@@ -100,10 +103,17 @@ export class LeasedCounters {
       if (lease.held.some((h) => h !== 0)) releases.push(this.giveBack(id, lease));
       else if (now - lease.lastUse > IDLE_MS && !lease.refilling) this.leases.delete(id);
     }
+    if (all) releases.push(...this.releasing);
     await Promise.all(releases);
   }
 
-  private async giveBack(id: string, lease: Lease): Promise<void> {
+  private giveBack(id: string, lease: Lease): Promise<void> {
+    const release = this.storeRelease(id, lease);
+    this.releasing.add(release);
+    return release.finally(() => this.releasing.delete(release));
+  }
+
+  private async storeRelease(id: string, lease: Lease): Promise<void> {
     const held = lease.release();
     if (!held) return;
     try {

@@ -1,8 +1,10 @@
 import type { Migrations } from '@atrium/core';
 import { projectMigration } from './0001_project.js';
 import { operatorMailMigration } from './0002_operator_mail.js';
+import { slotLeasesMigration } from './0003_slot_leases.js';
 
 export const inferenceMigrations: Migrations = {
   '0001_project': projectMigration,
   '0002_operator_mail': operatorMailMigration,
+  '0003_slot_leases': slotLeasesMigration,
 };
