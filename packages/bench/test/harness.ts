@@ -21,6 +21,7 @@ export const tokenFor = (email: string, aud = 'api_key') =>
 export interface Bench {
   app: FastifyInstance;
   base: string;
+  dataDir: string;
   /** Muriel (a regular user) and Eustace (a server admin) and Courage (another user). */
   muriel: string;
   eustace: string;
@@ -52,11 +53,8 @@ export async function startBench(databaseUrl: string, overrides: Record<string, 
     security: { secretKey: SECRET },
     ...overrides,
   });
-  const app = await buildBenchApp(config, {
-    logger: silentLogger,
-    dataDir: mkdtempSync(join(tmpdir(), 'atrium-bench-')),
-    accessLog: false,
-  });
+  const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));
+  const app = await buildBenchApp(config, { logger: silentLogger, dataDir, accessLog: false });
   const base = await listen(app);
   const call = (method: string, path: string, options: { token?: string | undefined; body?: unknown } = {}) => {
     const headers: Record<string, string> = {};
@@ -76,6 +74,7 @@ export async function startBench(databaseUrl: string, overrides: Record<string, 
   return {
     app,
     base,
+    dataDir,
     muriel: tokenFor('muriel.bagge@nowhere.com'),
     eustace: tokenFor('eustace.bagge@nowhere.com'),
     courage: tokenFor('courage@nowhere.com'),

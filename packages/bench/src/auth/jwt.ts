@@ -10,6 +10,8 @@ export interface JwtClaims {
   iat: number;
   iss: string;
   sub: string;
+  /** Invitations only: the organisation and the role offered. */
+  org?: { uuid: string; role: string };
 }
 
 const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
@@ -22,10 +24,16 @@ export function mintJwt(claims: JwtClaims, secret: string): string {
   return `${body}.${base64url(sign(body, secret))}`;
 }
 
-export type JwtCheck = { ok: true; email: string } | { ok: false; reason: string };
+export type JwtCheck = { ok: true; email: string; claims: Partial<JwtClaims> } | { ok: false; reason: string };
 
-/** Verifies signature, algorithm, issuer, audience (client or api_key) and expiry. */
-export function verifyJwt(token: string, secret: string, issuer: string, nowSeconds: number): JwtCheck {
+/** Verifies signature, algorithm, issuer, audience (by default client or api_key) and expiry. */
+export function verifyJwt(
+  token: string,
+  secret: string,
+  issuer: string,
+  nowSeconds: number,
+  audiences: readonly string[] = API_AUDIENCES,
+): JwtCheck {
   const parts = token.split('.');
   if (parts.length !== 3) return { ok: false, reason: 'not a JSON Web Token' };
   const [header, payload, signature] = parts as [string, string, string];
@@ -45,8 +53,8 @@ export function verifyJwt(token: string, secret: string, issuer: string, nowSeco
   }
   if (typeof claims !== 'object' || claims === null) return { ok: false, reason: 'invalid claims' };
   if (claims.iss !== issuer) return { ok: false, reason: 'invalid issuer' };
-  if (!(API_AUDIENCES as readonly unknown[]).includes(claims.aud)) return { ok: false, reason: 'invalid audience' };
+  if (!(audiences as readonly unknown[]).includes(claims.aud)) return { ok: false, reason: 'invalid audience' };
   if (typeof claims.exp !== 'number' || claims.exp < nowSeconds) return { ok: false, reason: 'expired' };
   if (typeof claims.sub !== 'string' || claims.sub.length === 0) return { ok: false, reason: 'missing subject' };
-  return { ok: true, email: claims.sub };
+  return { ok: true, email: claims.sub, claims };
 }

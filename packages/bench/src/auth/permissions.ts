@@ -1,19 +1,34 @@
 /** Bencher's RBAC (§6.6): which project and organisation roles grant which permission. */
 
-export type Permission = 'view' | 'create' | 'edit' | 'delete' | 'manage';
+export const PERMISSIONS = [
+  'view',
+  'create',
+  'edit',
+  'delete',
+  'manage',
+  'view_role',
+  'create_role',
+  'edit_role',
+  'delete_role',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
 export type ProjectRole = 'maintainer' | 'developer' | 'reporter' | 'viewer';
-export type OrganizationRole = 'leader' | 'member';
+export const ORGANIZATION_ROLES = ['leader', 'member'] as const;
+export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
+
+const VIEWER: readonly Permission[] = ['view', 'view_role'];
+const DEVELOPER: readonly Permission[] = [...VIEWER, 'create', 'edit', 'delete'];
 
 const PROJECT_GRANTS: Record<ProjectRole, ReadonlySet<Permission>> = {
-  viewer: new Set(['view']),
+  viewer: new Set(VIEWER),
   reporter: new Set(['view', 'create']),
-  developer: new Set(['view', 'create', 'edit', 'delete']),
-  maintainer: new Set(['view', 'create', 'edit', 'delete', 'manage']),
+  developer: new Set(DEVELOPER),
+  maintainer: new Set(PERMISSIONS),
 };
 
 const ORGANIZATION_GRANTS: Record<OrganizationRole, ReadonlySet<Permission>> = {
-  member: new Set(['view']),
-  leader: new Set(['view', 'create', 'edit', 'delete', 'manage']),
+  member: new Set(VIEWER),
+  leader: new Set(PERMISSIONS),
 };
 
 export interface ProjectStanding {

@@ -1,6 +1,6 @@
 import { HttpError } from '@atrium/core';
 import type { FastifyRequest } from 'fastify';
-import { organizationAllows, type Permission, projectAllows } from '../auth/permissions.js';
+import { type OrganizationRole, organizationAllows, type Permission, projectAllows } from '../auth/permissions.js';
 import { findOrganization, organizationRole } from '../storage/organizations.js';
 import { findProject, projectRole } from '../storage/projects.js';
 import type { Organization, Project, User } from '../storage/types.js';
@@ -71,20 +71,33 @@ export async function projectFor(
 
 export const actorUserUuid = (actor: Actor): string | null => (actor.kind === 'user' ? actor.user.uuid : null);
 
-/** The organisation named in the path, if the user holds `permission` on it; a 404 otherwise. */
+/** The organisation named in the path and the user's role in it; a 404 unless the user may view it. */
+export async function visibleOrganization(
+  context: BenchContext,
+  user: User,
+  id: string,
+): Promise<{ organization: Organization; role: OrganizationRole | undefined }> {
+  const { db } = context.database;
+  const organization = await findOrganization(db, parseResourceId(id));
+  if (!organization) throw notFound('Organization', id);
+  const role = await organizationRole(db, organization.uuid, user.uuid);
+  if (!organizationAllows(user.admin === 1, role, 'view')) throw notFound('Organization', id);
+  return { organization, role };
+}
+
+/**
+ * The organisation named in the path, if the user holds `permission` on it. Strangers get a 404 as
+ * for a missing one; members lacking the permission get a 403.
+ */
 export async function organizationFor(
   context: BenchContext,
   user: User,
   id: string,
   permission: Permission,
 ): Promise<Organization> {
-  const { db } = context.database;
-  const organization = await findOrganization(db, parseResourceId(id));
-  if (organization) {
-    const role = await organizationRole(db, organization.uuid, user.uuid);
-    if (organizationAllows(user.admin === 1, role, permission)) return organization;
-  }
-  throw notFound('Organization', id);
+  const { organization, role } = await visibleOrganization(context, user, id);
+  if (organizationAllows(user.admin === 1, role, permission)) return organization;
+  throw new HttpError(403, 'forbidden', `Permission to ${permission} Organization (${id.slice(0, 300)}) denied.`);
 }
 
 /** A user path the caller may act on: themselves, or anyone for a server admin; 404 otherwise. */

@@ -3,7 +3,7 @@ import { HttpError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import type { NewReport } from '../domain/new-report.js';
 import { ciForbidsOnTheFly, onTheFlyProject, type RunContext, runDefaults } from '../domain/run-context.js';
-import { claimOrganization, createOrganization, isClaimed } from '../storage/organizations.js';
+import { claimOrganization, createOrganization } from '../storage/organizations.js';
 import { createProject, findProject } from '../storage/projects.js';
 import type { Project } from '../storage/types.js';
 import { isSlug, isUuid, parseResourceId } from '../wire/slug.js';
@@ -90,15 +90,13 @@ export function registerRunRoutes(app: FastifyInstance, context: BenchContext): 
     const lookup = projectId ?? (onTheFly as { slug: string }).slug;
     let project: Project;
     const existing = await findProject(context.database.db, parseResourceId(lookup));
-    if (
-      existing &&
-      !(await isClaimed(context.database.db, existing.organization_uuid)) &&
-      actor.kind !== 'project_key'
-    ) {
+    if (existing && existing.claimed === null && actor.kind !== 'project_key') {
       // Anyone may report to an unclaimed project; the first signed-in user to do so claims it.
-      if (actor.kind === 'user')
-        await claimOrganization(context.database.db, existing.organization_uuid, actor.user.uuid);
-      project = existing;
+      const now = Date.now();
+      const claimed =
+        actor.kind === 'user' &&
+        (await claimOrganization(context.database.db, existing.organization_uuid, actor.user.uuid, now));
+      project = claimed ? { ...existing, claimed: now } : existing;
     } else if (existing) {
       project = (await projectFor(context, request, lookup, 'create')).project;
     } else {

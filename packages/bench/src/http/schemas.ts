@@ -1,3 +1,4 @@
+import { PERMISSIONS } from '../auth/permissions.js';
 import { paginationProperties } from '../wire/pagination.js';
 
 /** JSON schemas shared by the routes (and published by `/v0/server/spec`). */
@@ -9,6 +10,25 @@ export const pathParams = (...names: string[]) => ({
   required: names,
   properties: Object.fromEntries(names.map((name) => [name, { type: 'string', minLength: 1, maxLength: 1024 }])),
 });
+
+/** `/…/{resource}/allowed/{permission}`: the permission must be one of Bencher's nine. */
+export const permissionParams = (resource: string) => {
+  const params = pathParams(resource);
+  return {
+    ...params,
+    required: [resource, 'permission'],
+    properties: { ...params.properties, permission: { type: 'string', enum: PERMISSIONS } },
+  };
+};
+
+/** Bencher's `UserName`: letters, digits, spaces and `, . - '`, no space at either end, at most 64. */
+export const userNameField = {
+  type: 'string',
+  maxLength: 64,
+  pattern: "^[\\p{L}\\p{N},.'-](?:[\\p{L}\\p{N} ,.'-]*[\\p{L}\\p{N},.'-])?$",
+};
+
+export const emailField = { type: 'string', minLength: 3, maxLength: 320, pattern: '^[^@\\s]+@[^@\\s]+$' };
 
 /** A list's query string: pagination plus the endpoint's own filters. */
 export const filterQuery = (sorts: readonly string[], filters: Record<string, unknown>) => ({

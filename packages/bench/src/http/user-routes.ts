@@ -8,9 +8,7 @@ import { requireUser } from './auth.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
 import { conflictOnConstraint, notFound } from './problems.js';
-import { listQuery, nullable, pathParams, resourceName, slugField } from './schemas.js';
-
-const email = { type: 'string', minLength: 3, maxLength: 320, pattern: '^[^@\\s]+@[^@\\s]+$' };
+import { emailField, listQuery, nullable, pathParams, resourceName, slugField } from './schemas.js';
 
 const userPatch = {
   type: 'object',
@@ -18,7 +16,7 @@ const userPatch = {
   properties: {
     name: nullable(resourceName),
     slug: nullable(slugField),
-    email: nullable(email),
+    email: nullable(emailField),
     admin: nullable({ type: 'boolean' }),
     locked: nullable({ type: 'boolean' }),
   },

@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { OrganizationRole } from '../auth/permissions.js';
 import type { Page } from '../wire/pagination.js';
 import { suffixedSlug } from '../wire/slug.js';
 import { type Listed, paged, searchAny } from './list-query.js';
+import { addMember } from './members.js';
 import type { Db, Organization } from './types.js';
+
+/** Bencher's `claimed`: when the first member of the organisation joined, null while it has none. */
+export const claimedColumn = (organizationUuid: 'organization.uuid' | 'project.organization_uuid') =>
+  sql<number | null>`(
+    select min(organization_role.created) from organization_role
+    where organization_role.organization_uuid = ${sql.ref(organizationUuid)}
+  )`.as('claimed');
 
 async function freeOrganizationSlug(db: Db, slug: string): Promise<string> {
   const taken = await db.selectFrom('organization').select('uuid').where('slug', '=', slug).executeTakeFirst();
@@ -15,7 +24,7 @@ export async function createOrganization(
   input: { name: string; slug: string; leader?: string },
   now = Date.now(),
 ): Promise<Organization> {
-  const row: Organization = {
+  const row = {
     uuid: randomUUID(),
     name: input.name,
     slug: await freeOrganizationSlug(db, input.slug),
@@ -24,13 +33,8 @@ export async function createOrganization(
     deleted: null,
   };
   await db.insertInto('organization').values(row).execute();
-  if (input.leader) {
-    await db
-      .insertInto('organization_role')
-      .values({ organization_uuid: row.uuid, user_uuid: input.leader, role: 'leader', created: now })
-      .execute();
-  }
-  return row;
+  if (input.leader) await addMember(db, row.uuid, input.leader, 'leader', now);
+  return { ...row, claimed: input.leader ? now : null };
 }
 
 /** A live organisation by UUID or slug. */
@@ -38,6 +42,7 @@ export const findOrganization = (db: Db, id: { column: string; value: string }):
   db
     .selectFrom('organization')
     .selectAll()
+    .select(claimedColumn('organization.uuid'))
     .where(id.column === 'uuid' ? 'uuid' : 'slug', '=', id.value)
     .where('deleted', 'is', null)
     .executeTakeFirst();
@@ -71,7 +76,15 @@ export async function listOrganizations(
   }
   if (filter.name !== undefined) query = query.where('name', '=', filter.name);
   if (filter.search !== undefined) query = query.where(searchAny(['name', 'slug', 'uuid'], filter.search));
-  return paged(query, (q) => q.selectAll().orderBy('name', page.direction ?? 'asc'), page);
+  return paged(
+    query,
+    (q) =>
+      q
+        .selectAll()
+        .select(claimedColumn('organization.uuid'))
+        .orderBy('name', page.direction ?? 'asc'),
+    page,
+  );
 }
 
 export async function updateOrganization(
@@ -106,19 +119,36 @@ export async function deleteProjectRow(db: Db, uuid: string, now = Date.now()): 
     .execute();
 }
 
-/** An organisation nobody belongs to yet (made by an anonymous run) is unclaimed. */
-export async function isClaimed(db: Db, organizationUuid: string): Promise<boolean> {
-  const member = await db
-    .selectFrom('organization_role')
-    .select('user_uuid')
-    .where('organization_uuid', '=', organizationUuid)
-    .executeTakeFirst();
-  return member !== undefined;
-}
-
-export async function claimOrganization(db: Db, organizationUuid: string, userUuid: string, now = Date.now()) {
-  await db
+/**
+ * Makes the user the leader of an organisation nobody belongs to yet (made by an anonymous run), in
+ * one statement so that of two claims racing on SQLite only the first lands. False if already claimed.
+ */
+export async function claimOrganization(
+  db: Db,
+  organizationUuid: string,
+  userUuid: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const inserted = await db
     .insertInto('organization_role')
-    .values({ organization_uuid: organizationUuid, user_uuid: userUuid, role: 'leader', created: now })
-    .execute();
+    .columns(['organization_uuid', 'user_uuid', 'role', 'created', 'modified'])
+    .expression(
+      db
+        .selectNoFrom((eb) => [
+          eb.val(organizationUuid).as('organization_uuid'),
+          eb.val(userUuid).as('user_uuid'),
+          eb.val('leader').as('role'),
+          eb.cast(eb.val(now), 'bigint').as('created'),
+          eb.cast(eb.val(now), 'bigint').as('modified'),
+        ])
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb.selectFrom('organization_role').select('user_uuid').where('organization_uuid', '=', organizationUuid),
+            ),
+          ),
+        ),
+    )
+    .executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
 }

@@ -3,6 +3,7 @@ import type { ProjectRole } from '../auth/permissions.js';
 import type { Page } from '../wire/pagination.js';
 import { suffixedSlug } from '../wire/slug.js';
 import { type Listed, paged, searchAny } from './list-query.js';
+import { claimedColumn } from './organizations.js';
 import type { Db, Project } from './types.js';
 
 export async function createProject(
@@ -18,7 +19,7 @@ export async function createProject(
   now = Date.now(),
 ): Promise<Project> {
   const taken = await db.selectFrom('project').select('uuid').where('slug', '=', input.slug).executeTakeFirst();
-  const row: Project = {
+  const row = {
     uuid: randomUUID(),
     organization_uuid: input.organizationUuid,
     name: input.name,
@@ -36,13 +37,14 @@ export async function createProject(
       .values({ project_uuid: row.uuid, user_uuid: input.maintainer, role: 'maintainer', created: now })
       .execute();
   }
-  return row;
+  return selectProjects(db).where('uuid', '=', row.uuid).executeTakeFirstOrThrow();
 }
 
+const selectProjects = (db: Db) =>
+  db.selectFrom('project').selectAll().select(claimedColumn('project.organization_uuid'));
+
 export const findProject = (db: Db, id: { column: string; value: string }): Promise<Project | undefined> =>
-  db
-    .selectFrom('project')
-    .selectAll()
+  selectProjects(db)
     .where(id.column === 'uuid' ? 'uuid' : 'slug', '=', id.value)
     .where('deleted', 'is', null)
     .executeTakeFirst();
@@ -101,7 +103,15 @@ export async function listProjects(db: Db, filter: ProjectFilter, page: Page): P
   }
   if (filter.name !== undefined) query = query.where('name', '=', filter.name);
   if (filter.search !== undefined) query = query.where(searchAny(['name', 'slug', 'uuid'], filter.search));
-  return paged(query, (q) => q.selectAll().orderBy('name', page.direction ?? 'asc'), page);
+  return paged(
+    query,
+    (q) =>
+      q
+        .selectAll()
+        .select(claimedColumn('project.organization_uuid'))
+        .orderBy('name', page.direction ?? 'asc'),
+    page,
+  );
 }
 
 export async function updateProject(

@@ -42,6 +42,7 @@ export interface OrganizationRoleTable {
   user_uuid: string;
   role: 'leader' | 'member';
   created: number;
+  modified: number;
 }
 
 export interface ProjectTable {

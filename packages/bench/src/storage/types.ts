@@ -21,8 +21,9 @@ export type Db = Kysely<BenchDatabase> | Transaction<BenchDatabase>;
 
 export type User = Selectable<UserTable>;
 export type ApiKey = Selectable<ApiKeyTable>;
-export type Organization = Selectable<OrganizationTable>;
-export type Project = Selectable<ProjectTable>;
+/** `claimed`: when the organisation's first member joined; null while nobody has (an anonymous run's). */
+export type Organization = Selectable<OrganizationTable> & { claimed: number | null };
+export type Project = Selectable<ProjectTable> & { claimed: number | null };
 export type Branch = Selectable<BranchTable>;
 export type Dimension = Selectable<DimensionColumns>;
 export type Measure = Selectable<MeasureTable>;

@@ -1,4 +1,5 @@
 import type { Limits } from '../boundary/limits.js';
+import type { Member } from '../storage/members.js';
 import type {
   AlertRow,
   Branch,
@@ -23,7 +24,7 @@ export const jsonOrganization = (row: Organization) => ({
   slug: row.slug,
   created: toDateTime(row.created),
   modified: toDateTime(row.modified),
-  claimed: toDateTime(row.created),
+  claimed: toOptionalDateTime(row.claimed),
 });
 
 export const jsonProject = (row: Project) => ({
@@ -35,7 +36,7 @@ export const jsonProject = (row: Project) => ({
   visibility: row.visibility,
   created: toDateTime(row.created),
   modified: toDateTime(row.modified),
-  claimed: toDateTime(row.created),
+  claimed: toOptionalDateTime(row.claimed),
 });
 
 export const jsonUser = (row: User) => ({
@@ -46,6 +47,16 @@ export const jsonUser = (row: User) => ({
   admin: row.admin === 1,
   locked: row.locked === 1,
   created: toDateTime(row.created),
+});
+
+export const jsonMember = (row: Member) => ({
+  uuid: row.uuid,
+  name: row.name,
+  slug: row.slug,
+  email: row.email,
+  role: row.role,
+  created: toDateTime(row.created),
+  modified: toDateTime(row.modified),
 });
 
 export const jsonPubUser = (row: User) => ({ uuid: row.uuid, name: row.name, slug: row.slug });

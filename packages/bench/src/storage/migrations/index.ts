@@ -2,9 +2,11 @@ import type { Migrations } from '@atrium/core';
 import { schemaMigration } from './0001_schema.js';
 import { reportIdempotencyMigration } from './0002_report_idempotency.js';
 import { plotsMigration } from './0003_plots.js';
+import { memberModifiedMigration } from './0004_member_modified.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
   '0002_report_idempotency': reportIdempotencyMigration,
   '0003_plots': plotsMigration,
+  '0004_member_modified': memberModifiedMigration,
 };
