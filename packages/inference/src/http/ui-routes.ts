@@ -119,6 +119,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
       async function renderKey(reply: FastifyReply, session: UiSession) {
         const key = session.key_id ? await findApiKey(db, session.key_id) : undefined;
         if (!key) throw new HttpError(404, 'not_found', 'this key no longer exists');
+        await reply.server.admission.release(key.id, key.resource_id);
         const now = clock();
         const to = now - (now % HOUR_MS) + HOUR_MS;
         const from = to - 7 * 24 * HOUR_MS;
@@ -247,7 +248,9 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
 
       scope.post('/keys/:keyId/revoke', (request, reply) =>
         accountAction(request, reply, async (account) => {
-          await revokeKey(db, account, (request.params as { keyId: string }).keyId, clock());
+          const key = await revokeKey(db, account, (request.params as { keyId: string }).keyId, clock());
+          // This process's lease of the key goes now; other gateway processes drop theirs within a second.
+          await reply.server.admission.release(key.id, key.resource_id);
           return undefined;
         }),
       );

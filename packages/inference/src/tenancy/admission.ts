@@ -211,6 +211,15 @@ export class Admission {
     await Promise.all([this.keyBudgets.sweep(all), this.resources.sweep(all), this.slots.sweep(all)]);
   }
 
+  /**
+   * Gives this process's leases of a key and its resource back now, so their stored counters are exact as
+   * far as this process goes: after a revocation (the next request finds the key revoked), and before a page
+   * shows the counters.
+   */
+  async release(keyId: string, resourceId: string): Promise<void> {
+    await Promise.all([this.keyBudgets.release(keyId), this.resources.release(resourceId)]);
+  }
+
   /** Gives every lease back to the database; the counters are then exact. */
   drain(): Promise<void> {
     return this.sweep(true);

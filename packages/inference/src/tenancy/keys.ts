@@ -102,4 +102,5 @@ export async function revokeKey(
   if (account && account.is_admin !== 1 && !(await roleIn(db, key.project_id, account.id)))
     throw refused('only members of the project can revoke its keys');
   await revokeApiKey(db, keyId, now);
+  return key;
 }

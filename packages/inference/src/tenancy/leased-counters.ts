@@ -107,6 +107,14 @@ export class LeasedCounters {
     await Promise.all(releases);
   }
 
+  /** Gives one lease back now, after any refill under way. */
+  async release(id: string): Promise<void> {
+    const lease = this.leases.get(id);
+    if (!lease) return;
+    await lease.refilling?.catch(() => false);
+    await Promise.all([...this.releasing, this.giveBack(id, lease)]);
+  }
+
   private giveBack(id: string, lease: Lease): Promise<void> {
     const release = this.storeRelease(id, lease);
     this.releasing.add(release);
