@@ -48,8 +48,9 @@ provenance make-archive
 bench      The bench client (Bencher's CLI): run [options] [command…] runs and submits benchmarks;
            mock, up/down/logs (local server), archive/unarchive, perf, and list/create/view/update/delete
            of organization, member, project, branch, testbed, benchmark, measure, threshold, alert, report,
-           metric, plot, user, token, server. Global: --host (ATRIUM_BENCH_HOST, BENCHER_HOST),
-           --key (ATRIUM_BENCH_KEY, BENCHER_API_KEY), --token, --timeout, --attempts, --retry-after, --strict.
+           metric, plot, user, token, server; auth accept <invite>. Global: --host (ATRIUM_BENCH_HOST,
+           BENCHER_HOST), --key (ATRIUM_BENCH_KEY, BENCHER_API_KEY), --token, --timeout, --attempts,
+           --retry-after, --strict.
 
 Every configuration key can also be set as an environment variable: bench.port -> ATRIUM_BENCH_PORT.
 Exit codes: 0 ok, 1 failure, 2 usage or configuration error.

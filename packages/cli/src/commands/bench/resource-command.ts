@@ -9,8 +9,10 @@ import { type Io, printJson } from './io.js';
 export interface Action {
   method: Method;
   path: string;
-  /** Positional argument names = the path parameters, in order. */
+  /** Positional argument names = the path parameters, in order (or body fields, see `bodyArgs`). */
   args: readonly string[];
+  /** Positionals sent as body fields instead of path parameters (`auth accept <INVITE>`). */
+  bodyArgs?: readonly string[];
   body?: readonly Field[];
   query?: readonly Field[];
   /** Nested request objects (`start_point`, `settings`) sent only when one of their options is given. */
@@ -92,8 +94,9 @@ async function perform(label: string, alternatives: readonly Action[], args: rea
   }
   const query = fieldsToObject([...(action.query ?? []), ...(action.list ? PAGINATION : [])], values);
   let body: Record<string, unknown> | undefined;
-  if (action.body || action.nested) {
+  if (action.body || action.nested || action.bodyArgs) {
     body = fieldsToObject(action.body ?? [], values);
+    for (const arg of action.bodyArgs ?? []) body[arg] = params[arg];
     for (const [key, fields] of Object.entries(action.nested ?? {})) {
       const nested = fieldsToObject(fields, values);
       if (Object.keys(nested).length > 0) body[key] = nested;

@@ -128,6 +128,9 @@ export const RESOURCES: Group = {
     },
     remove: { method: 'DELETE', path: `${ORG}/members/{user}`, args: ['organization', 'user'], auth: true },
   },
+  auth: {
+    accept: { method: 'POST', path: '/v0/auth/accept', args: ['invite'], bodyArgs: ['invite'], auth: true },
+  },
   project: {
     list: [
       item('/v0/projects', [], { query: [name, search], list: true }),
