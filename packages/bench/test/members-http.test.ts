@@ -313,5 +313,7 @@ describeEachDialect('bench organization members, invitations, claims, allowed an
     ]) {
       expect(spec.paths[path as string]?.[method as string], `${method} ${path}`).toBeDefined();
     }
+    expect(Object.keys(spec.paths['/v0/auth/accept'].post.responses)).toContain('202');
+    expect(Object.keys(spec.paths['/v0/organizations/{organization}/claim'].post.responses)).toContain('201');
   });
 });

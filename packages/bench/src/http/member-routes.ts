@@ -77,7 +77,7 @@ export function registerMemberRoutes(app: FastifyInstance, context: BenchContext
 
   app.post<{ Params: OrgParams; Body: { email: string; name?: string | null; role: OrganizationRole } }>(
     '/v0/organizations/:organization/members',
-    { schema: { params: pathParams('organization'), body: newMember } },
+    { schema: { params: pathParams('organization'), body: newMember }, config: { status: 202 } },
     async (request, reply) => {
       const user = await requireUser(context, request);
       const organization = await organizationFor(context, user, request.params.organization, 'create_role');
@@ -154,7 +154,7 @@ export function registerMemberRoutes(app: FastifyInstance, context: BenchContext
 
   app.post<{ Body: { invite: string } }>(
     '/v0/auth/accept',
-    { schema: { body: acceptBody } },
+    { schema: { body: acceptBody }, config: { status: 202 } },
     async (request, reply) => {
       const user = await requireUser(context, request);
       const check = readInvite(request.body.invite, signer, nowSeconds());

@@ -6,6 +6,8 @@ type JsonSchema = { properties?: Record<string, unknown>; required?: string[] } 
 interface RecordedRoute {
   method: string;
   path: string;
+  /** A route answering other than 200/201/204 says so in its `config.status` (202 for invitations). */
+  status: number | undefined;
   schema: { params?: JsonSchema; querystring?: JsonSchema; body?: JsonSchema } | undefined;
 }
 
@@ -31,7 +33,7 @@ const ERROR = {
 };
 
 function operation(route: RecordedRoute) {
-  const success = route.method === 'post' ? '201' : route.method === 'delete' ? '204' : '200';
+  const success = String(route.status ?? (route.method === 'post' ? 201 : route.method === 'delete' ? 204 : 200));
   return {
     operationId: `${route.method}_${route.path.replace(/[^a-z0-9]+/gi, '_').replace(/^_|_$/g, '')}`,
     parameters: [...parameters('path', route.schema?.params), ...parameters('query', route.schema?.querystring)],
@@ -55,6 +57,7 @@ export function recordOpenApi(app: FastifyInstance): () => string {
       routes.push({
         method: method.toLowerCase(),
         path: route.url.replace(/:([A-Za-z_]+)/g, '{$1}'),
+        status: (route.config as { status?: number } | undefined)?.status,
         schema: route.schema as RecordedRoute['schema'],
       });
     }
