@@ -29,6 +29,25 @@ describeEachDialect('bench organization members, invitations, claims, allowed an
   const accept = (invitation: string, token: string) =>
     bench.call('POST', '/v0/auth/accept', { token, body: { invite: invitation } });
 
+  it('leaders stepping down all at once leave one leader', async () => {
+    const { org } = await seedProject(bench, 'private');
+    const members = `/v0/organizations/${org.slug}/members`;
+    expect((await accept(await invite(org.slug, 'courage@nowhere.com', 'leader'), bench.courage)).status).toBe(202);
+    expect((await accept(await invite(org.slug, 'eustace.bagge@nowhere.com', 'leader'), bench.eustace)).status).toBe(202);
+    const leaders = [
+      ['muriel-bagge', bench.muriel],
+      ['courage', bench.courage],
+      ['eustace-bagge', bench.eustace],
+    ] as const;
+    const responses = await Promise.all(
+      leaders.map(([slug, token]) => bench.call('PATCH', `${members}/${slug}`, { token, body: { role: 'member' } })),
+    );
+    // The last leader cannot step down (409); the others may.
+    expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 409]);
+    const roles = ((await bench.json('GET', members, { token: bench.muriel })) as Json[]).map((m) => m.role);
+    expect(roles.sort()).toEqual(['leader', 'member', 'member']);
+  });
+
   it('invites, lists, views, promotes and removes members, always keeping a leader', async () => {
     const { org } = await seedProject(bench, 'private');
     const members = `/v0/organizations/${org.slug}/members`;

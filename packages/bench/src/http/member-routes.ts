@@ -9,6 +9,7 @@ import {
   countLeaders,
   findMember,
   listMembers,
+  lockOrganization,
   type Member,
   removeMember,
   updateMemberRole,
@@ -120,6 +121,7 @@ export function registerMemberRoutes(app: FastifyInstance, context: BenchContext
       const organization = await organizationFor(context, user, request.params.organization, 'edit_role');
       const wanted = request.body.role ?? undefined;
       return db.transaction().execute(async (trx) => {
+        await lockOrganization(trx, organization.uuid);
         const member = await memberOf(trx, organization, request.params.user);
         if (wanted === undefined || wanted === member.role) return jsonMember(member);
         if (member.role === 'leader' && (await countLeaders(trx, organization.uuid)) === 1) throw lastLeader();
@@ -144,6 +146,7 @@ export function registerMemberRoutes(app: FastifyInstance, context: BenchContext
         leaving ? 'view' : 'delete_role',
       );
       await db.transaction().execute(async (trx) => {
+        await lockOrganization(trx, organization.uuid);
         const member = await memberOf(trx, organization, request.params.user);
         if (member.role === 'leader' && (await countLeaders(trx, organization.uuid)) === 1) throw lastLeader();
         await removeMember(trx, organization.uuid, member.uuid);

@@ -1,3 +1,5 @@
+import { dialectOf } from '@atrium/core';
+import type { Kysely } from 'kysely';
 import type { OrganizationRole } from '../auth/permissions.js';
 import type { Page } from '../wire/pagination.js';
 import type { NameId } from '../wire/slug.js';
@@ -56,6 +58,15 @@ export const findMember = (db: Db, organizationUuid: string, user: NameId): Prom
     .select(MEMBER_COLUMNS)
     .where(user.column === 'uuid' ? 'user.uuid' : 'user.slug', '=', user.value)
     .executeTakeFirst();
+
+/**
+ * Serialises membership changes of one organisation until the transaction ends: PostgreSQL locks the
+ * organisation's row; SQLite runs one writing transaction at a time already.
+ */
+export async function lockOrganization(trx: Db, organizationUuid: string): Promise<void> {
+  if (dialectOf(trx as Kysely<unknown>) !== 'postgres') return;
+  await trx.selectFrom('organization').select('uuid').where('uuid', '=', organizationUuid).forUpdate().execute();
+}
 
 export async function countLeaders(db: Db, organizationUuid: string): Promise<number> {
   const row = await memberships(db, organizationUuid)

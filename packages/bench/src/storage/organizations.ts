@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { OrganizationRole } from '../auth/permissions.js';
 import type { Page } from '../wire/pagination.js';
 import { suffixedSlug } from '../wire/slug.js';
 import { type Listed, paged, searchAny } from './list-query.js';
-import { addMember } from './members.js';
+import { addMember, lockOrganization } from './members.js';
+import type { BenchDatabase } from './schema.js';
 import type { Db, Organization } from './types.js';
 
 /** Bencher's `claimed`: when the first member of the organisation joined, null while it has none. */
@@ -120,15 +121,22 @@ export async function deleteProjectRow(db: Db, uuid: string, now = Date.now()): 
 }
 
 /**
- * Makes the user the leader of an organisation nobody belongs to yet (made by an anonymous run), in
- * one statement so that of two claims racing on SQLite only the first lands. False if already claimed.
+ * Makes the user the leader of an organisation nobody belongs to yet (made by an anonymous run); of two
+ * claims racing, only the first lands. False if already claimed.
  */
-export async function claimOrganization(
-  db: Db,
+export function claimOrganization(
+  db: Kysely<BenchDatabase>,
   organizationUuid: string,
   userUuid: string,
   now = Date.now(),
 ): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    await lockOrganization(trx, organizationUuid);
+    return insertFirstLeader(trx, organizationUuid, userUuid, now);
+  });
+}
+
+async function insertFirstLeader(db: Db, organizationUuid: string, userUuid: string, now: number): Promise<boolean> {
   const inserted = await db
     .insertInto('organization_role')
     .columns(['organization_uuid', 'user_uuid', 'role', 'created', 'modified'])
