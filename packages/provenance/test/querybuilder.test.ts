@@ -1,26 +1,18 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseQueryBuilder } from '../src/wire/querybuilder.js';
-import { getJson, type RunningApi, SIMPLE, serveArchive } from './support/fixtures.js';
+import { type RunningApi, SIMPLE, serveArchive } from './support/fixtures.js';
+import { node, postQuery } from './support/querybuilder.js';
 
 const CALC = '3b429fd4-601c-4473-add5-7cbb76cf38cb';
-const node = (entity_type: string, tag: string, join?: [string, string]) => ({
-  entity_type,
-  orm_base: 'node',
-  tag,
-  joining_keyword: join?.[0] ?? null,
-  joining_value: join?.[1] ?? null,
-  edge_tag: null,
-  outerjoin: false,
-});
 
 describe('parseQueryBuilder', () => {
   it('derives the subclassing type filter from entity_type', () => {
     const plan = parseQueryBuilder({ path: [node('data.core.dict.Dict.', 'd')], project: { d: ['id'] } });
-    expect(plan.vertices[0]?.where).toEqual([
+    expect(plan.vertices[0]?.typeWhere).toEqual([
       { field: { column: 'node_type', path: [] }, op: 'like', value: 'data.core.dict.%', negated: false },
     ]);
-    expect(parseQueryBuilder({ path: [node('', 'n')], project: {} }).vertices[0]?.where).toEqual([]);
+    expect(parseQueryBuilder({ path: [node('', 'n')], project: {} }).vertices[0]?.typeWhere).toEqual([]);
   });
 
   it('parses filters with JSON paths, negation, and/or', () => {
@@ -70,12 +62,7 @@ describeEachDialect('POST /api/v4/querybuilder on export_main_0001_simple.aiida'
     api = await serveArchive(SIMPLE, dialect, url());
   });
   afterEach(() => api.stop());
-  const post = (body: unknown, raw?: string) =>
-    getJson(`${api.base}/api/v4/querybuilder/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: raw ?? JSON.stringify(body),
-    });
+  const post = (body: unknown, raw?: string) => postQuery(api.base, body, raw);
 
   it('projects columns, orders and answers the envelope without full_type', async () => {
     const { body, response } = await post({

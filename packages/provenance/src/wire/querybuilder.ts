@@ -94,18 +94,29 @@ export type QbCondition =
   | { and: QbCondition[] }
   | { or: QbCondition[] };
 
+/** AiiDA's projection and ordering casts: float, integer, boolean, text, datetime, JSON. */
+export type QbCast = 'f' | 'i' | 'b' | 't' | 'd' | 'j';
+export type QbFunction = 'count' | 'max' | 'min';
+
 export interface Projection {
   /** Key in the answer: the column name or the attribute path as the client wrote it. */
   key: string;
   field: FieldRef;
+  /** Only on JSON values (a path, or `attributes`/`extras` whole), as the reference ignores it elsewhere. */
+  cast?: QbCast;
+  func?: QbFunction;
 }
 
 export interface QbVertex {
   tag: string;
   entity: Entity;
   join?: { keyword: JoinKeyword; target: string };
+  /** LEFT JOIN: rows of the earlier vertices without a match keep nulls here. */
+  outer: boolean;
   /** Tag of the link (node–node joins) between this vertex and its join target. */
   edgeTag?: string;
+  /** The filter `entity_type` implies: part of the join condition when the join is outer. */
+  typeWhere: QbCondition[];
   where: QbCondition[];
   edgeWhere: QbCondition[];
   project?: Projection[];
@@ -115,6 +126,7 @@ export interface QbVertex {
 export interface QbOrder {
   tag: string;
   field: FieldRef;
+  cast?: QbCast;
   descending: boolean;
 }
 
@@ -142,6 +154,9 @@ const OPERATORS = new Set<QbOperator>([
   'shorter',
   'of_type',
 ]);
+
+const CASTS = new Set<string>(['f', 'i', 'b', 't', 'd', 'j']);
+const FUNCTIONS = new Set<string>(['count', 'max', 'min']);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -233,6 +248,13 @@ function parseFilters(spec: unknown, entity: Entity | 'link', tag: string): QbCo
   return conditions;
 }
 
+function parseCast(options: unknown, field: FieldRef): QbCast | undefined {
+  const cast = isObject(options) ? options.cast : undefined;
+  if (cast === undefined || cast === null) return undefined;
+  if (!CASTS.has(String(cast))) throw internalError(`Unknown casting key ${String(cast)}`);
+  return field.path.length || field.column === 'attributes' || field.column === 'extras' ? (cast as QbCast) : undefined;
+}
+
 function parseProjections(spec: unknown, entity: Entity | 'link', tag: string): Projection[] | undefined {
   const items = spec === undefined ? [] : Array.isArray(spec) ? spec : [spec];
   if (items.length === 0) return undefined;
@@ -241,13 +263,26 @@ function parseProjections(spec: unknown, entity: Entity | 'link', tag: string): 
     const [name, options] =
       typeof item === 'string' ? [item, {}] : isObject(item) ? (Object.entries(item)[0] ?? []) : [];
     if (typeof name !== 'string') throw internalError(`invalid projection for tag ${tag}: ${pythonRepr(item)}`);
-    if (isObject(options) && ('func' in options || 'cast' in options))
-      throw unsupported(`projection options of ${name}`);
-    if (name === '*' || name === '**') {
-      for (const column of ENTITY_COLUMNS[entity]) projections.push({ key: column, field: { column, path: [] } });
-      continue;
+    const func = isObject(options) ? options.func : undefined;
+    if (func !== undefined && func !== null && !FUNCTIONS.has(String(func))) {
+      throw internalError(`\nInvalid function specification ${String(func)}`);
     }
-    projections.push({ key: name, field: resolveField(entity, name, tag) });
+    if (name === '*' && func) {
+      throw internalError(
+        "Very sorry, but functions on the aliased class\n(You specified '*')\nwill not work!\nI suggest you apply functions on a column, e.g. ('id')\n",
+      );
+    }
+    const fields =
+      name === '*' || name === '**'
+        ? ENTITY_COLUMNS[entity].map((column) => ({ key: column, field: { column, path: [] } }))
+        : [{ key: name, field: resolveField(entity, name, tag) }];
+    for (const { key, field } of fields) {
+      if (projections.some((p) => p.key === key)) {
+        throw internalError('You are projecting the same key multiple times within the same node');
+      }
+      const cast = parseCast(options, field);
+      projections.push({ key, field, ...(cast ? { cast } : {}), ...(func ? { func: func as QbFunction } : {}) });
+    }
   }
   return projections;
 }
@@ -264,7 +299,9 @@ function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>): QbOrde
           typeof term === 'string' ? [term, {}] : isObject(term) ? (Object.entries(term)[0] ?? []) : [];
         if (typeof name !== 'string') throw internalError(`invalid order_by term ${pythonRepr(term)}`);
         const order = isObject(options) ? options.order : options;
-        orders.push({ tag, field: resolveField(entity, name, tag), descending: order === 'desc' });
+        const field = resolveField(entity, name, tag);
+        const cast = parseCast(options, field);
+        orders.push({ tag, field, ...(cast ? { cast } : {}), descending: order === 'desc' });
       }
     }
   }
@@ -275,6 +312,21 @@ function optionalInteger(value: unknown, what: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Number.isInteger(value) || (value as number) < 0) throw internalError(`${what} must be a non-negative integer`);
   return value as number;
+}
+
+/**
+ * Without GROUP BY (which the dictionary cannot express) PostgreSQL refuses aggregates next to plain
+ * columns or ordering; both backends refuse them here alike.
+ */
+function checkAggregates(vertices: QbVertex[], order: QbOrder[]): void {
+  const projections = vertices.flatMap((v) => [...(v.project ?? []), ...(v.edgeProject ?? [])]);
+  const aggregated = projections.filter((p) => p.func);
+  if (!aggregated.length) return;
+  const plain = projections.find((p) => !p.func);
+  if (plain) throw unsupported(`projecting ${plain.key} next to a func projection (it needs a GROUP BY)`);
+  if (order.length) throw unsupported('order_by together with func projections');
+  const uncast = aggregated.find((p) => p.func !== 'count' && !p.cast && JSON_COLUMNS.has(p.field.column));
+  if (uncast) throw unsupported(`${uncast.func} of the JSON value ${uncast.key} without a cast`);
 }
 
 /** Validates a POSTed QueryBuilder dictionary into a plan; errors carry the reference's texts. */
@@ -297,9 +349,14 @@ export function parseQueryBuilder(body: unknown): QbPlan {
     const entity = entityOf(raw);
     const tag = typeof raw.tag === 'string' ? raw.tag : `${entity}_${index + 1}`;
     if (tagged.has(tag)) throw internalError(`tag ${tag} is used twice`);
-    if (raw.outerjoin === true) throw unsupported('outerjoin');
-    const vertex: QbVertex = { tag, entity, where: [], edgeWhere: [] };
-    if (entity === 'node') vertex.where.push(...nodeTypeCondition(raw.entity_type));
+    const vertex: QbVertex = {
+      tag,
+      entity,
+      outer: index > 0 && raw.outerjoin === true,
+      typeWhere: entity === 'node' ? nodeTypeCondition(raw.entity_type) : [],
+      where: [],
+      edgeWhere: [],
+    };
     const keyword = raw.joining_keyword;
     if (index > 0) {
       if (typeof keyword !== 'string') throw internalError(`path entry ${tag} needs a joining_keyword`);
@@ -329,7 +386,8 @@ export function parseQueryBuilder(body: unknown): QbPlan {
   for (const vertex of vertices) {
     vertex.where.push(...parseFilters(filters[vertex.tag], vertex.entity, vertex.tag));
     const projected = project[vertex.tag];
-    const all = Array.isArray(projected) && projected.length === 1 && isObject(projected[0]) && '*' in projected[0];
+    const star = Array.isArray(projected) && projected.length === 1 && isObject(projected[0]) && projected[0]['*'];
+    const all = isObject(star) && Object.keys(star).length === 0;
     vertex.project = parseProjections(all ? '**' : projected, vertex.entity, vertex.tag);
     if (vertex.edgeTag) {
       vertex.edgeWhere = parseFilters(filters[vertex.edgeTag], 'link', vertex.edgeTag);
@@ -340,9 +398,11 @@ export function parseQueryBuilder(body: unknown): QbPlan {
   if (last && vertices.every((v) => !v.project && !v.edgeProject)) {
     last.project = parseProjections('**', last.entity, last.tag);
   }
+  const order = parseOrder(body.order_by, tagged);
+  checkAggregates(vertices, order);
   return {
     vertices,
-    order: parseOrder(body.order_by, tagged),
+    order,
     limit: optionalInteger(body.limit, 'limit'),
     offset: optionalInteger(body.offset, 'offset'),
     distinct: body.distinct === true,

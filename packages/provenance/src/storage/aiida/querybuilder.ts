@@ -1,9 +1,12 @@
 import { type RawBuilder, sql } from 'kysely';
+import { internalError } from '../../wire/errors.js';
 import { fullTypeOf } from '../../wire/full-type.js';
 import {
   type Entity,
   type FieldRef,
   JSON_COLUMNS,
+  type Projection,
+  type QbCast,
   type QbCondition,
   type QbPlan,
   type QbVertex,
@@ -36,6 +39,38 @@ function fieldSql(alias: string, field: FieldRef, dialect: AiidaDialect): Sql {
   return dialect === 'postgres'
     ? sql`(${column} #> cast(${`{${field.path.join(',')}}`} as text[]))`
     : sql`(${column} -> ${sqlitePath(field.path)})`;
+}
+
+/** A JSON value cast as the reference's `_get_projectable_entity` does (`d` as an instant on both backends). */
+function castSql(alias: string, field: FieldRef, cast: QbCast | undefined, dialect: AiidaDialect): Sql {
+  if (!cast) return fieldSql(alias, field, dialect);
+  const column = sql.ref(`${alias}.${field.column}`);
+  if (cast === 'j') return fieldSql(alias, field, dialect);
+  if (dialect === 'postgres') {
+    const text = sql`(${column} #>> cast(${`{${field.path.join(',')}}`} as text[]))`;
+    const types = { f: 'double precision', i: 'integer', b: 'boolean', d: 'timestamptz' } as const;
+    return cast === 't' ? text : sql`cast(${text} as ${sql.raw(types[cast])})`;
+  }
+  const path = field.path.length ? sqlitePath(field.path) : '$';
+  const value = sql`json_extract(${column}, ${path})`;
+  switch (cast) {
+    case 'f':
+      return sql`cast(${value} as real)`;
+    case 'i':
+      return sql`cast(${value} as integer)`;
+    case 'b':
+      return value;
+    case 't':
+      return sql`(case json_type(${column}, ${path}) when 'true' then 'true' when 'false' then 'false' else cast(${value} as text) end)`;
+    case 'd':
+      return sql`strftime('%Y-%m-%dT%H:%M:%fZ', ${value})`;
+  }
+}
+
+/** A projected expression: the (cast) field, under `count`/`max`/`min` when asked. */
+function projectionSql(alias: string, projection: Projection, dialect: AiidaDialect): Sql {
+  const value = castSql(alias, projection.field, projection.cast, dialect);
+  return projection.func ? sql`${sql.raw(projection.func)}(${value})` : value;
 }
 
 /** A comparison inside a JSON document, typed by the operand as AiiDA does. */
@@ -166,62 +201,112 @@ function closureCte(
   dialect: AiidaDialect,
 ): Sql {
   const alias = `v${targetIndex}`;
-  const where = target.where.length
+  const seeds = [...target.typeWhere, ...target.where];
+  const where = seeds.length
     ? sql`where ${sql.join(
-        target.where.map((c) => compileQb(alias, c, dialect)),
+        seeds.map((c) => compileQb(alias, c, dialect)),
         sql` and `,
       )}`
     : sql``;
-  const seeds = sql`select ${sql.ref(`${alias}.id`)} from db_dbnode as ${sql.raw(alias)} ${where}`;
+  const seedIds = sql`select ${sql.ref(`${alias}.id`)} from db_dbnode as ${sql.raw(alias)} ${where}`;
   const name = sql.raw(`tc${index}`);
   const [from, to] = vertex.join?.keyword === 'with_ancestors' ? ['input_id', 'output_id'] : ['output_id', 'input_id'];
   return sql`${name}(source, target) as (select l.${sql.raw(from)}, l.${sql.raw(to)} from db_dblink as l where l.${sql.raw(
     from,
-  )} in (${seeds}) union select ${name}.source, l.${sql.raw(to)} from ${name} join db_dblink as l on l.${sql.raw(from)} = ${name}.target)`;
+  )} in (${seedIds}) union select ${name}.source, l.${sql.raw(to)} from ${name} join db_dblink as l on l.${sql.raw(from)} = ${name}.target)`;
 }
 
-function joinSql(vertex: QbVertex, index: number, aliasOf: (tag: string) => string): Sql {
+interface JoinStep {
+  table: Sql;
+  on: Sql;
+}
+
+/** The tables a vertex joins, each with its condition (the first one on the earlier vertex). */
+function joinSteps(vertex: QbVertex, index: number, other: string): JoinStep[] {
   const me = `v${index}`;
   const table = sql`${sql.table(TABLES[vertex.entity])} as ${sql.raw(me)}`;
-  if (!vertex.join) return table;
-  const other = aliasOf(vertex.join.target);
   const link = `l${index}`;
   const ref = (alias: string, column: string) => sql.ref(`${alias}.${column}`);
-  switch (vertex.join.keyword) {
+  const through = (name: string, alias: string, from: string, to: string): JoinStep[] => [
+    { table: sql`${sql.raw(name)} as ${sql.raw(alias)}`, on: sql`${ref(alias, from)} = ${ref(other, 'id')}` },
+    { table, on: sql`${ref(me, 'id')} = ${ref(alias, to)}` },
+  ];
+  const direct = (mine: string, theirs: string): JoinStep[] => [
+    { table, on: sql`${ref(me, mine)} = ${ref(other, theirs)}` },
+  ];
+  switch (vertex.join?.keyword) {
+    case undefined:
+      return [];
     case 'with_ancestors':
     case 'with_descendants':
-      return sql`join ${sql.raw(`tc${index}`)} on ${ref(`tc${index}`, 'source')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(`tc${index}`, 'target')}`;
+      return [
+        { table: sql.raw(`tc${index}`), on: sql`${ref(`tc${index}`, 'source')} = ${ref(other, 'id')}` },
+        { table, on: sql`${ref(me, 'id')} = ${ref(`tc${index}`, 'target')}` },
+      ];
     case 'with_incoming':
-      return sql`join db_dblink as ${sql.raw(link)} on ${ref(link, 'input_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'output_id')}`;
+      return through('db_dblink', link, 'input_id', 'output_id');
     case 'with_outgoing':
-      return sql`join db_dblink as ${sql.raw(link)} on ${ref(link, 'output_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'input_id')}`;
+      return through('db_dblink', link, 'output_id', 'input_id');
     case 'with_group':
-      if (vertex.entity === 'user') return sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'user_id')}`;
-      return sql`join db_dbgroup_dbnodes as ${sql.raw(link)} on ${ref(link, 'dbgroup_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'dbnode_id')}`;
+      if (vertex.entity === 'user') return direct('id', 'user_id');
+      return through('db_dbgroup_dbnodes', link, 'dbgroup_id', 'dbnode_id');
     case 'with_node':
-      if (vertex.entity === 'group') {
-        return sql`join db_dbgroup_dbnodes as ${sql.raw(link)} on ${ref(link, 'dbnode_id')} = ${ref(other, 'id')} join ${table} on ${ref(me, 'id')} = ${ref(link, 'dbgroup_id')}`;
-      }
-      if (vertex.entity === 'user') return sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'user_id')}`;
-      if (vertex.entity === 'computer') return sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'dbcomputer_id')}`;
-      return sql`join ${table} on ${ref(me, 'dbnode_id')} = ${ref(other, 'id')}`;
+      if (vertex.entity === 'group') return through('db_dbgroup_dbnodes', link, 'dbnode_id', 'dbgroup_id');
+      if (vertex.entity === 'user') return direct('id', 'user_id');
+      if (vertex.entity === 'computer') return direct('id', 'dbcomputer_id');
+      return direct('dbnode_id', 'id');
     case 'with_user':
-      return sql`join ${table} on ${ref(me, 'user_id')} = ${ref(other, 'id')}`;
+      return direct('user_id', 'id');
     case 'with_computer':
-      return sql`join ${table} on ${ref(me, 'dbcomputer_id')} = ${ref(other, 'id')}`;
+      return direct('dbcomputer_id', 'id');
     case 'with_comment':
     case 'with_log':
-      return vertex.entity === 'user'
-        ? sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'user_id')}`
-        : sql`join ${table} on ${ref(me, 'id')} = ${ref(other, 'dbnode_id')}`;
+      return vertex.entity === 'user' ? direct('id', 'user_id') : direct('id', 'dbnode_id');
   }
+}
+
+/**
+ * The FROM part of one vertex. An outer join nests the link table and the entity (`left join (l join v
+ * on …) on …`) so that a link to an entity of another type does not leave a half-null row; the implied
+ * type filter joins the entity's condition instead of the WHERE clause.
+ */
+function joinSql(vertex: QbVertex, index: number, aliasOf: (tag: string) => string, dialect: AiidaDialect): Sql {
+  const me = `v${index}`;
+  if (!vertex.join) return sql`${sql.table(TABLES[vertex.entity])} as ${sql.raw(me)}`;
+  const steps = joinSteps(vertex, index, aliasOf(vertex.join.target));
+  const last = steps[steps.length - 1] as JoinStep;
+  if (vertex.outer) {
+    const typed = [last.on, ...vertex.typeWhere.map((c) => compileQb(me, c, dialect))];
+    const entity = { table: last.table, on: sql.join(typed, sql` and `) };
+    const [first] = steps;
+    if (steps.length === 1 || !first) return sql`left join ${entity.table} on ${entity.on}`;
+    return sql`left join (${first.table} join ${entity.table} on ${entity.on}) on ${first.on}`;
+  }
+  return sql.join(
+    steps.map((step) => sql`join ${step.table} on ${step.on}`),
+    sql` `,
+  );
 }
 
 type Json = Record<string, unknown>;
 
-function decode(field: FieldRef, value: unknown): unknown {
+function toBoolean(value: unknown): boolean {
+  if (typeof value !== 'string') return Boolean(value);
+  const text = value.trim().toLowerCase();
+  if (['t', 'true', 'y', 'yes', 'on', '1'].includes(text)) return true;
+  if (['f', 'false', 'n', 'no', 'off', '0'].includes(text)) return false;
+  throw internalError(`invalid input syntax for type boolean: "${value}"`);
+}
+
+/** JSON values arrive parsed from PostgreSQL and as JSON text from SQLite. */
+function decode(projection: Projection, value: unknown, dialect: AiidaDialect): unknown {
   if (value === null || value === undefined) return null;
-  if (field.path.length || JSON_COLUMNS.has(field.column)) return toJson(value);
+  const { field, cast, func } = projection;
+  if (func === 'count' || cast === 'f' || cast === 'i') return Number(value);
+  if (cast === 'b') return toBoolean(value);
+  if (cast === 't') return String(value);
+  if (cast === 'd') return toDate(value as string | Date);
+  if (field.path.length || JSON_COLUMNS.has(field.column)) return dialect === 'postgres' ? value : toJson(value);
   if (TIME_COLUMNS.has(field.column)) return toDate(value as string | Date);
   return value;
 }
@@ -235,7 +320,7 @@ export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<
   });
   const aliasOf = (tag: string) => aliases.get(tag) ?? 'v0';
   const selects: Sql[] = [];
-  const readers: { tag: string; key: string; field: FieldRef; entity: Entity | 'link'; column: string }[] = [];
+  const readers: { tag: string; projection: Projection; entity: Entity | 'link'; column: string }[] = [];
   const conditions: Sql[] = [];
   plan.vertices.forEach((vertex, i) => {
     const groups: [string, Entity | 'link', QbVertex['project']][] = [[vertex.tag, vertex.entity, vertex.project]];
@@ -243,11 +328,12 @@ export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<
     for (const [tag, entity, projections] of groups) {
       for (const projection of projections ?? []) {
         const column = `p${readers.length}`;
-        selects.push(sql`${fieldSql(aliasOf(tag), projection.field, store.dialect)} as ${sql.raw(column)}`);
-        readers.push({ tag, key: projection.key, field: projection.field, entity, column });
+        selects.push(sql`${projectionSql(aliasOf(tag), projection, store.dialect)} as ${sql.raw(column)}`);
+        readers.push({ tag, projection, entity, column });
       }
     }
-    for (const c of vertex.where) conditions.push(compileQb(`v${i}`, c, store.dialect));
+    const where = vertex.outer ? vertex.where : [...vertex.typeWhere, ...vertex.where];
+    for (const c of where) conditions.push(compileQb(`v${i}`, c, store.dialect));
     for (const c of vertex.edgeWhere) conditions.push(compileQb(`l${i}`, c, store.dialect));
   });
   const ctes = plan.vertices.flatMap((vertex, i) => {
@@ -259,14 +345,15 @@ export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<
   });
   const withClause = ctes.length ? sql`with recursive ${sql.join(ctes)}` : sql``;
   const from = sql.join(
-    plan.vertices.map((v, i) => joinSql(v, i, aliasOf)),
+    plan.vertices.map((v, i) => joinSql(v, i, aliasOf, store.dialect)),
     sql` `,
   );
   const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
   const order = plan.order.length
     ? sql`order by ${sql.join(
         plan.order.map(
-          (o) => sql`${fieldSql(aliasOf(o.tag), o.field, store.dialect)} ${sql.raw(o.descending ? 'desc' : 'asc')}`,
+          (o) =>
+            sql`${castSql(aliasOf(o.tag), o.field, o.cast, store.dialect)} ${sql.raw(o.descending ? 'desc' : 'asc')}`,
         ),
       )}`
     : sql``;
@@ -289,9 +376,15 @@ export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<
     const mine = readers.filter((r) => r.tag === tag);
     data[tag] = rows.map((row) => {
       const record: Json = {};
-      for (const reader of mine) record[reader.key] = decode(reader.field, row[reader.column]);
-      if (mine[0]?.entity === 'node' && ('node_type' in record || 'process_type' in record)) {
-        record.full_type = fullTypeOf((record.node_type as string) ?? null, (record.process_type as string) ?? null);
+      for (const { projection, column } of mine) {
+        record[projection.key] = decode(projection, row[column], store.dialect);
+      }
+      const typed = mine.some((r) => !r.projection.func && ['node_type', 'process_type'].includes(r.projection.key));
+      if (mine[0]?.entity === 'node' && typed) {
+        const nodeType = (record.node_type as string | undefined) ?? null;
+        const processType = (record.process_type as string | undefined) ?? null;
+        // An outer join without a match has no node, hence no type.
+        record.full_type = nodeType === null && processType === null ? null : fullTypeOf(nodeType, processType);
       }
       return record;
     });
