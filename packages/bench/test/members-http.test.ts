@@ -33,7 +33,9 @@ describeEachDialect('bench organization members, invitations, claims, allowed an
     const { org } = await seedProject(bench, 'private');
     const members = `/v0/organizations/${org.slug}/members`;
     expect((await accept(await invite(org.slug, 'courage@nowhere.com', 'leader'), bench.courage)).status).toBe(202);
-    expect((await accept(await invite(org.slug, 'eustace.bagge@nowhere.com', 'leader'), bench.eustace)).status).toBe(202);
+    expect((await accept(await invite(org.slug, 'eustace.bagge@nowhere.com', 'leader'), bench.eustace)).status).toBe(
+      202,
+    );
     const leaders = [
       ['muriel-bagge', bench.muriel],
       ['courage', bench.courage],
