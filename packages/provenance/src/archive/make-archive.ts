@@ -68,6 +68,16 @@ function writerSink(writer: AiidaSqliteWriter, objects: Map<string, Buffer>): Gr
   return sink;
 }
 
+/** Zips an AiiDA SQLite file and repository objects (keyed by sha256) as a `main_0001` archive at `path`. */
+export async function zipArchive(path: string, dbPath: string, objects: Map<string, Buffer>): Promise<void> {
+  const zip = new ZipWriter(createWriteStream(path));
+  const metadata = { export_version: 'main_0001', aiida_version: '2.7.1', key_format: 'sha256', compression: 0 };
+  await zip.addBuffer('metadata.json', Buffer.from(JSON.stringify(metadata)));
+  await zip.addFile('db.sqlite3', dbPath);
+  for (const [key, content] of objects) await zip.addBuffer(`repo/${key}`, content);
+  await zip.finish();
+}
+
 /** `atrium provenance make-archive`: a synthetic graph of about `nodes` nodes as a main_0001 `.aiida` archive. */
 export async function makeArchive(path: string, nodes: number, seed = 42): Promise<MadeArchive> {
   const scratch = mkdtempSync(join(tmpdir(), 'atrium-make-archive-'));
@@ -81,12 +91,7 @@ export async function makeArchive(path: string, nodes: number, seed = 42): Promi
       return new SyntheticGraph(sink, nodes, seed).generate();
     });
     writer.close();
-    const zip = new ZipWriter(createWriteStream(path));
-    const metadata = { export_version: 'main_0001', aiida_version: '2.7.1', key_format: 'sha256', compression: 0 };
-    await zip.addBuffer('metadata.json', Buffer.from(JSON.stringify(metadata)));
-    await zip.addFile('db.sqlite3', dbPath);
-    for (const [key, content] of objects) await zip.addBuffer(`repo/${key}`, content);
-    await zip.finish();
+    await zipArchive(path, dbPath, objects);
     return { path, nodes: written, links: sink.links, objects: objects.size };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

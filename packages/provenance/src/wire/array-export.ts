@@ -21,7 +21,7 @@ function nested(array: NpyArray, depth: number, offset: number): string {
 }
 
 /** ASCII JSON string literal, as Python's `json.dumps`. */
-const pyString = (text: string) =>
+export const pyString = (text: string) =>
   JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
