@@ -5,16 +5,15 @@ import { renderPng } from '../plot/render-png.js';
 import { findDimensionsByUuid } from '../storage/dimensions.js';
 import { type PerfRow, perfMetrics } from '../storage/perf.js';
 import { findModels } from '../storage/thresholds.js';
-import type { Branch, Dimension, Measure, ModelRow, Project, Threshold } from '../storage/types.js';
+import type { Branch, Db, Dimension, Measure, Project } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
-import { jsonBoundary, jsonProject, jsonThresholdModel } from '../wire/json.js';
-import { toDateTime } from '../wire/time.js';
+import { type PerfResult, type PerfView, perfJson, perfJsonBytes } from '../wire/perf-json.js';
 import { projectFor } from './access.js';
 import type { BenchContext } from './context.js';
 import { badRequest } from './problems.js';
 import { pathParams } from './schemas.js';
 
-type PerfQuerystring = PerfQueryInput & { start_time?: number; end_time?: number; title?: string };
+export type PerfQuerystring = PerfQueryInput & { start_time?: number; end_time?: number; title?: string };
 
 export const perfQuerySchema = {
   type: 'object',
@@ -37,9 +36,8 @@ const inProject = <T extends Dimension>(rows: T[], project: Project, order: stri
   return order.flatMap((uuid) => byUuid.get(uuid) ?? []);
 };
 
-/** Runs the perf query (§8.1) and returns `JsonPerf`. */
-export async function queryPerf(context: BenchContext, project: Project, query: PerfQuerystring) {
-  const { db } = context.database;
+/** Runs the perf query (§8.1): the rows of every permutation, ready for `perfJson` or `perfJsonBytes`. */
+export async function queryPerf(db: Db, project: Project, query: PerfQuerystring): Promise<PerfView> {
   const params = parsePerfParams(query);
   if (typeof params === 'string') throw badRequest(params);
   const [branchRows, testbedRows, benchmarkRows, measureRows] = await Promise.all([
@@ -71,105 +69,52 @@ export async function queryPerf(context: BenchContext, project: Project, query: 
         })
       : [];
   const groups = new Map<string, PerfRow[]>();
+  const thresholdUuids = new Set<string>();
+  const modelUuids: string[] = [];
   for (const row of rows) {
-    const key = `${row.head_uuid}/${row.testbed_uuid}/${row.benchmark_uuid}/${row.measure_uuid}`;
+    const key = row.head_uuid + row.testbed_uuid + row.benchmark_uuid + row.measure_uuid;
     const list = groups.get(key);
     if (list) list.push(row);
     else groups.set(key, [row]);
+    if (row.threshold_uuid !== null) thresholdUuids.add(row.threshold_uuid);
+    if (row.model_uuid !== null) modelUuids.push(row.model_uuid);
   }
-  const thresholdUuids = [...new Set(rows.flatMap((row) => (row.threshold_uuid ? [row.threshold_uuid] : [])))];
   const thresholds = new Map(
-    (thresholdUuids.length
-      ? await db.selectFrom('threshold').selectAll().where('uuid', 'in', thresholdUuids).execute()
+    (thresholdUuids.size
+      ? await db
+          .selectFrom('threshold')
+          .selectAll()
+          .where('uuid', 'in', [...thresholdUuids])
+          .execute()
       : []
     ).map((row) => [row.uuid, row]),
   );
-  const models = await findModels(
-    db,
-    rows.map((row) => row.model_uuid),
-  );
-  const dateTime = dateTimeCache();
+  const models = await findModels(db, modelUuids);
   const loader = new ViewLoader(db, project);
-  for (const row of testbeds) loader.remember('testbed', row);
-  for (const row of benchmarks) loader.remember('benchmark', row);
-  for (const row of measures) loader.remember('measure', row);
-  const results = [];
+  const results: PerfResult[] = [];
   for (const { branch, headUuid } of queried) {
     const headRow = await db.selectFrom('head').selectAll().where('uuid', '=', headUuid).executeTakeFirst();
     if (headRow?.branch_uuid !== branch.uuid) continue;
+    loader.remember('head', headRow);
+    const branchJson = await loader.branch(branch, headUuid);
     for (const testbed of testbeds) {
       for (const benchmark of benchmarks) {
         for (const measure of measures) {
-          const metrics = groups.get(`${headUuid}/${testbed.uuid}/${benchmark.uuid}/${measure.uuid}`);
-          if (!metrics) continue;
-          results.push({
-            branch: await loader.branch(branch, headUuid),
-            testbed: await loader.testbed(testbed.uuid),
-            benchmark: await loader.benchmark(benchmark.uuid),
-            measure: await loader.measure(measure.uuid),
-            metrics: metrics.map((row) => perfMetricJson(row, thresholds, models, dateTime)),
-          });
+          const metrics = groups.get(headUuid + testbed.uuid + benchmark.uuid + measure.uuid);
+          if (metrics) results.push({ branch: branchJson, testbed, benchmark, measure, rows: metrics });
         }
       }
     }
   }
-  return {
-    project: jsonProject(project),
-    start_time: startTime === undefined ? null : toDateTime(startTime),
-    end_time: endTime === undefined ? null : toDateTime(endTime),
-    results,
-  };
-}
-
-/** Formats report times once each: thousands of metrics share a handful of reports. */
-function dateTimeCache(): (ms: number) => string {
-  const cache = new Map<number, string>();
-  return (ms) => {
-    let text = cache.get(ms);
-    if (text === undefined) {
-      text = toDateTime(ms);
-      cache.set(ms, text);
-    }
-    return text;
-  };
-}
-
-function perfMetricJson(
-  row: PerfRow,
-  thresholds: Map<string, Threshold>,
-  models: Map<string, ModelRow>,
-  dateTime: (ms: number) => string,
-) {
-  const threshold = row.threshold_uuid ? thresholds.get(row.threshold_uuid) : undefined;
-  return {
-    report: row.report_uuid,
-    iteration: row.iteration,
-    start_time: dateTime(row.start_time),
-    end_time: dateTime(row.end_time),
-    version: { number: row.number, hash: row.hash },
-    metric: { uuid: row.metric_uuid, value: row.value, lower_value: row.lower_value, upper_value: row.upper_value },
-    threshold: threshold
-      ? jsonThresholdModel(threshold, row.model_uuid ? models.get(row.model_uuid) : undefined)
-      : null,
-    boundary: threshold ? jsonBoundary(row) : null,
-    alert: row.alert_uuid
-      ? {
-          uuid: row.alert_uuid,
-          limit: row.boundary_limit,
-          status: row.status,
-          modified: dateTime(row.alert_modified as number),
-        }
-      : null,
-  };
+  return { project, startTime, endTime, results, thresholds, models };
 }
 
 /** At most this many permutations are drawn in one image. */
 const MAX_PLOTTED = 8;
 
-type PerfJson = Awaited<ReturnType<typeof queryPerf>>;
-
-export function perfPlotInput(perf: PerfJson, title: string | undefined): PlotInput {
-  const plotted = perf.results.slice(0, MAX_PLOTTED);
+export function perfPlotInput(view: PerfView, title: string | undefined): PlotInput {
+  const perf = perfJson({ ...view, results: view.results.slice(0, MAX_PLOTTED) });
+  const plotted = perf.results;
   const first = plotted[0]?.measure;
   return {
     title: title ?? perf.project.name,
@@ -193,7 +138,7 @@ export function registerPerfRoutes(app: FastifyInstance, context: BenchContext):
     { schema: { params: pathParams('project'), querystring: perfQuerySchema } },
     async (request, reply) => {
       const { project } = await projectFor(context, request, request.params.project, 'view');
-      const perf = await queryPerf(context, project, request.query);
+      const perf = await queryPerf(context.database.db, project, request.query);
       const png = renderPng(lineChartSvg(perfPlotInput(perf, request.query.title)));
       return reply.type('image/png').header('cache-control', 'private, max-age=0, no-cache').send(png);
     },
@@ -202,9 +147,11 @@ export function registerPerfRoutes(app: FastifyInstance, context: BenchContext):
   app.get<{ Params: { project: string }; Querystring: PerfQuerystring }>(
     '/v0/projects/:project/perf',
     { schema: { params: pathParams('project'), querystring: perfQuerySchema } },
-    async (request) => {
+    async (request, reply) => {
       const { project } = await projectFor(context, request, request.params.project, 'view');
-      return queryPerf(context, project, request.query);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(perfJsonBytes(await queryPerf(context.database.db, project, request.query)));
     },
   );
 }
