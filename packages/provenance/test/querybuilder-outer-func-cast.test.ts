@@ -145,6 +145,8 @@ describeEachDialect('QueryBuilder outerjoin, func and cast over HTTP', ({ dialec
       project: { d: [{ id: { func: 'count' } }, { label: { func: 'max' } }] },
     });
     expect(none.body.data).toEqual({ d: [{ id: 0, label: null }] });
+    const sum = await postQuery(api.base, { path: [node(DICT, 'd')], project: { d: [{ id: { func: 'sum' } }] } });
+    expect([sum.status, sum.body]).toEqual([500, { message: '\nInvalid function specification sum' }]);
   });
 
   it('casts attribute projections and orders by a cast value', async () => {
