@@ -4,6 +4,7 @@ import { expect, it } from 'vitest';
 import { modelSchema } from '../src/config.js';
 import { openInferenceDatabase } from '../src/index.js';
 import { findApiKey } from '../src/storage/api-keys.js';
+import { leaseResource } from '../src/storage/ledger.js';
 import { findResource } from '../src/storage/resources.js';
 import type { InferenceDatabase } from '../src/storage/schema.js';
 import { usageOfKey } from '../src/storage/usage.js';
@@ -136,6 +137,24 @@ describeEachDialect('budget admission', ({ dialect, url }) => {
         code: 'invalid_api_key',
       });
       expect(await keys.lookup(secret)).toBeUndefined();
+    }));
+
+  it('a resource lease computed just before the minute turned counts in the newer minute', () =>
+    withDb(async (db) => {
+      const tenant = await seedTenant(db, { limits: { requestsPerMinute: 2 } });
+      const minute = T0 - (T0 % 60_000);
+      expect(await leaseResource(db, tenant.resource.id, minute + 60_000, [0, 1, 5])).toBeDefined();
+      expect((await leaseResource(db, tenant.resource.id, minute, [0, 1, 5]))?.left).toEqual([
+        expect.any(Number),
+        0,
+        Number.POSITIVE_INFINITY,
+      ]);
+      expect(await leaseResource(db, tenant.resource.id, minute, [0, 1, 5])).toBeUndefined();
+      expect(await findResource(db, tenant.resource.id)).toMatchObject({
+        window_minute: minute + 60_000,
+        window_requests: 2,
+        window_tokens: 10,
+      });
     }));
 
   it('limits concurrent requests of a resource', () =>

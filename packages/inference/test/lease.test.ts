@@ -34,8 +34,9 @@ describe('Lease', () => {
     expect(lease.headroom).toEqual([100, Number.POSITIVE_INFINITY]);
     lease.give(1, [3, 3]);
     expect(lease.held).toEqual([13, 0]);
+    // A refill for the window that passed while it was under way: only its unwindowed part counts.
     lease.credit(1, [1, 1], [1, 1], 0);
-    expect(lease.held).toEqual([13, 0]);
+    expect(lease.held).toEqual([14, 0]);
   });
 
   it('takes back unused amounts, also negative ones, and releases what it holds', () => {

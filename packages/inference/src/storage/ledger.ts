@@ -69,8 +69,9 @@ export async function leaseResource(
   minute: number,
   [credits, requests, tokens]: ResourceAmounts,
 ): Promise<ResourceHeadroom | undefined> {
-  const windowRequests = sql`case when window_minute = ${minute} then window_requests else 0 end`;
-  const windowTokens = sql`case when window_minute = ${minute} then window_tokens else 0 end`;
+  // A lease computed just before the minute turned counts in the newer minute the row may already have.
+  const windowRequests = sql`case when window_minute >= ${minute} then window_requests else 0 end`;
+  const windowTokens = sql`case when window_minute >= ${minute} then window_tokens else 0 end`;
   const { rows } = await sql<{
     credits_left: number;
     window_requests: number;
@@ -83,7 +84,7 @@ export async function leaseResource(
         credits_used = credits_used + ${credits},
         window_requests = ${windowRequests} + ${requests},
         window_tokens = ${windowTokens} + ${tokens},
-        window_minute = ${minute}
+        window_minute = case when window_minute >= ${minute} then window_minute else ${minute} end
       where id = ${resourceId}
         and credits_used + ${credits} <= credits_total
         and (requests_per_minute is null or ${windowRequests} + ${requests} <= requests_per_minute)

@@ -87,16 +87,21 @@ export class Lease {
     return ((this.rate[i] ?? 0) + (this.consumed[i] ?? 0) / Math.max(1, now - this.lastRefill)) / 2;
   }
 
-  /** Records a refill the database granted in `window`; `headroom` is what it had left after it. */
+  /**
+   * Records a refill the database granted in `window`; `headroom` is what it had left after it. A grant for
+   * a window that has passed while it was under way keeps only its unwindowed amounts.
+   */
   credit(window: number, amounts: readonly number[], headroom: readonly number[], now: number): void {
     this.roll(window);
-    if (window !== this.window) return;
+    const current = window === this.window;
     amounts.forEach((a, i) => {
+      if (this.windowed[i] && !current) return;
       this.rate[i] = this.rateOf(i, now);
       this.consumed[i] = 0;
       this.held[i] = (this.held[i] ?? 0) + a;
       this.headroom[i] = headroom[i] ?? Number.POSITIVE_INFINITY;
     });
+    if (!current) return;
     this.lastChunk = [...amounts];
     this.lastRefill = now;
   }
