@@ -42,6 +42,7 @@ export class Catalogue {
   private constructor(
     private readonly models: Map<string, ServedModel>,
     private readonly supervisors: EngineSupervisor[],
+    readonly streamKeepaliveMs: number,
   ) {}
 
   static async open(config: InferenceConfig, dataDir: string, logger: Logger): Promise<Catalogue> {
@@ -91,7 +92,7 @@ export class Catalogue {
       served.group.startHealthChecks(config.routing.healthIntervalMs);
       models.set(model.id, served);
     }
-    const catalogue = new Catalogue(models, supervisors);
+    const catalogue = new Catalogue(models, supervisors, config.routing.streamKeepaliveMs);
     await Promise.all(supervisors.map((s) => s.start()));
     return catalogue;
   }

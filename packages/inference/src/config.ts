@@ -64,6 +64,8 @@ export const routingSchema = z
     firstByteTimeoutMs: z.number().int().positive().default(120_000),
     /** Longest silence between two chunks of a response body. */
     idleTimeoutMs: z.number().int().positive().default(60_000),
+    /** A stream silent this long gets a keep-alive (an SSE comment, Anthropic's `ping`), so proxies keep it open. */
+    streamKeepaliveMs: z.number().int().positive().default(15_000),
     healthIntervalMs: z.number().int().positive().default(5_000),
     /** How long a replica is skipped after it failed. */
     ejectMs: z.number().int().positive().default(10_000),

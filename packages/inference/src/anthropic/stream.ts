@@ -83,6 +83,8 @@ export class AnthropicStream {
   private completionTokens = 0;
   private cachedTokens = 0;
   readonly id = newMessageId();
+  /** Anthropic's keep-alive event, which its SDKs skip. */
+  readonly keepalive = 'event: ping\ndata: {"type": "ping"}\n\n';
 
   constructor(private readonly options: AnthropicStreamOptions) {}
 

@@ -24,7 +24,7 @@ export function registerChatRoutes(
     }
     const relay = new SseRelay(usageRequestOf(body), served.rename);
     admitted.served(() => parseUsage(relay.lastUsage));
-    relayStream(reply, upstream, relay);
+    relayStream(reply, upstream, relay, catalogue.streamKeepaliveMs);
     return reply;
   });
 }

@@ -76,7 +76,7 @@ export function registerMessagesRoutes(
         estimatedInputTokens: promptEstimate,
       });
       admitted.served(() => billable(stream.usage));
-      relayStream(reply, upstream, stream);
+      relayStream(reply, upstream, stream, catalogue.streamKeepaliveMs);
       return reply;
     });
 

@@ -47,15 +47,25 @@ export interface StreamRelay {
   readonly incomplete: string;
   /** Written when the upstream body breaks off; default: OpenAI's in-band error and `[DONE]`. */
   readonly broken?: string;
+  /** Written when the stream has been silent for a while; default: an SSE comment, which clients skip. */
+  readonly keepalive?: string;
 }
+
+const KEEPALIVE = ': keep-alive\n\n';
 
 /**
  * Writes the client's SSE response straight to the socket: upstream events through the relay, with
  * backpressure; if the upstream breaks off after the 200 was sent, an in-band error event and `[DONE]`, as
- * the OpenAI SDK expects. When the client goes away, the upstream body is destroyed (and its request with it).
- * Fastify's onResponse hooks (metrics, access log) still run for a hijacked reply.
+ * the OpenAI SDK expects; after `keepaliveMs` of silence (a long prompt being read), a keep-alive. When the
+ * client goes away, the upstream body is destroyed (and its request with it). Fastify's onResponse hooks
+ * (metrics, access log) still run for a hijacked reply.
  */
-export function relayStream(reply: FastifyReply, response: UpstreamResponse, relay: StreamRelay): void {
+export function relayStream(
+  reply: FastifyReply,
+  response: UpstreamResponse,
+  relay: StreamRelay,
+  keepaliveMs: number,
+): void {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -65,16 +75,28 @@ export function relayStream(reply: FastifyReply, response: UpstreamResponse, rel
   });
   const body = response.body;
   const decoder = new StringDecoder('utf8');
+  const keepalive = setInterval(() => {
+    if (!raw.writableEnded) raw.write(relay.keepalive ?? KEEPALIVE);
+  }, keepaliveMs);
+  keepalive.unref();
   body.on('data', (chunk: Buffer) => {
     const text = relay.push(decoder.write(chunk));
-    if (text && !raw.write(text)) {
+    if (!text) return;
+    keepalive.refresh();
+    if (!raw.write(text)) {
       body.pause();
       raw.once('drain', () => body.resume());
     }
   });
-  body.once('end', () => raw.end(relay.incomplete || undefined));
+  body.once('end', () => {
+    clearInterval(keepalive);
+    raw.end(relay.incomplete || undefined);
+  });
   body.once('error', () => {
     if (!raw.writableEnded) raw.end(relay.broken ?? STREAM_FAILED);
   });
-  raw.once('close', () => body.destroy());
+  raw.once('close', () => {
+    clearInterval(keepalive);
+    body.destroy();
+  });
 }
