@@ -2,7 +2,7 @@ import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type PerfQuerystring, queryPerf } from '../src/http/perf-routes.js';
 import { openBenchDatabase } from '../src/index.js';
-import type { PerfRow } from '../src/storage/perf.js';
+import type { PerfReport, PerfRow } from '../src/storage/perf.js';
 import { findProject } from '../src/storage/projects.js';
 import { type PerfView, perfJson, perfJsonBytes } from '../src/wire/perf-json.js';
 import { at, type Bench, type Json, seedProject, startBench } from './harness.js';
@@ -110,21 +110,23 @@ describeEachDialect('perf JSON as bytes', ({ url }) => {
     }
   });
 
-  it.each<[string, Partial<PerfRow>]>([
+  it.each<[string, Partial<PerfRow>, Partial<PerfReport>?]>([
     ['huge and tiny values', { value: 1e21, lower_value: 5e-7, upper_value: -0 }],
     ['a fraction', { value: 0.1 + 0.2, lower_value: -12.5, upper_value: null }],
-    ['no hash, a later iteration', { hash: null, iteration: 7 }],
+    ['no hash, a later iteration', { iteration: 7 }, { hash: null }],
+    ['a version past 2^31 and times before 1970', {}, { number: 2 ** 31 + 5, start_time: -1500, end_time: -999 }],
     ['a threshold no longer there', { threshold_uuid: crypto.randomUUID(), model_uuid: null }],
     ['a model no longer there', { model_uuid: crypto.randomUUID() }],
     ['limits without a baseline', { baseline: null, lower_limit: -1.5, upper_limit: null }],
     ['an alert on the lower limit', { alert_uuid: crypto.randomUUID(), boundary_limit: 'lower', status: 'dismissed' }],
-  ])('renders %s as JSON.stringify does', async (_name, patch) => {
+  ])('renders %s as JSON.stringify does', async (_name, patch, reportPatch = {}) => {
     await seedReports();
     const base = await view(await perfQuery());
     const [first] = base.results;
     if (!first) throw new Error('no results');
     const withPatch: PerfView = {
       ...base,
+      reports: new Map([...base.reports].map(([uuid, report]) => [uuid, { ...report, ...reportPatch }])),
       results: base.results.map((result) => ({
         ...result,
         rows: result.rows.map((row) => ({

@@ -3,7 +3,7 @@ import { type PerfQueryInput, parsePerfParams } from '../domain/perf-query.js';
 import { lineChartSvg, type PlotInput } from '../plot/line-chart.js';
 import { renderPng } from '../plot/render-png.js';
 import { findDimensionsByUuid } from '../storage/dimensions.js';
-import { type PerfRow, perfMetrics } from '../storage/perf.js';
+import { type PerfReport, type PerfRow, perfMetrics } from '../storage/perf.js';
 import { findModels } from '../storage/thresholds.js';
 import type { Branch, Db, Dimension, Measure, Project } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
@@ -36,6 +36,43 @@ const inProject = <T extends Dimension>(rows: T[], project: Project, order: stri
   return order.flatMap((uuid) => byUuid.get(uuid) ?? []);
 };
 
+/**
+ * The metrics of each permutation (head × testbed × benchmark × measure, in that nesting order), kept
+ * in plot order; numbering the permutations spares a string key per metric.
+ */
+function groupByPermutation(
+  [heads, testbeds, benchmarks, measures]: [string[], string[], { uuid: string }[], { uuid: string }[]],
+  reports: Map<string, PerfReport>,
+  metrics: PerfRow[],
+): PerfRow[][] {
+  const positions = (uuids: string[]) => new Map(uuids.map((uuid, i) => [uuid, i]));
+  const benchmarkAt = positions(benchmarks.map((row) => row.uuid));
+  const measureAt = positions(measures.map((row) => row.uuid));
+  const testbedAt = positions(testbeds);
+  const headAt = positions(heads);
+  const perReport = benchmarks.length * measures.length;
+  const firstOfReport = new Map<string, number>();
+  for (const report of reports.values()) {
+    const head = headAt.get(report.head_uuid);
+    const testbed = testbedAt.get(report.testbed_uuid);
+    if (head !== undefined && testbed !== undefined)
+      firstOfReport.set(report.uuid, (head * testbeds.length + testbed) * perReport);
+  }
+  const groups: PerfRow[][] = [];
+  for (const row of metrics) {
+    // A report stored between the two statements is left out, as if the query had run a moment earlier.
+    const first = firstOfReport.get(row.report_uuid);
+    const benchmark = benchmarkAt.get(row.benchmark_uuid);
+    const measure = measureAt.get(row.measure_uuid);
+    if (first === undefined || benchmark === undefined || measure === undefined) continue;
+    const permutation = first + benchmark * measures.length + measure;
+    const group = groups[permutation];
+    if (group) group.push(row);
+    else groups[permutation] = [row];
+  }
+  return groups;
+}
+
 /** Runs the perf query (§8.1): the rows of every permutation, ready for `perfJson` or `perfJsonBytes`. */
 export async function queryPerf(db: Db, project: Project, query: PerfQuerystring): Promise<PerfView> {
   const params = parsePerfParams(query);
@@ -55,27 +92,36 @@ export async function queryPerf(db: Db, project: Project, query: PerfQuerystring
     return { branch, headUuid: asked ?? branch.head_uuid };
   });
   const queried = heads.filter((entry): entry is { branch: Branch; headUuid: string } => entry.headUuid !== null);
+  const loader = new ViewLoader(db, project);
+  const plotted = [];
+  for (const { branch, headUuid } of queried) {
+    const headRow = await db.selectFrom('head').selectAll().where('uuid', '=', headUuid).executeTakeFirst();
+    if (headRow?.branch_uuid !== branch.uuid) continue;
+    loader.remember('head', headRow);
+    plotted.push({ branch: await loader.branch(branch, headUuid), headUuid });
+  }
   const startTime = query.start_time;
   const endTime = query.end_time;
-  const rows =
-    queried.length && testbeds.length && benchmarks.length && measures.length
+  const { reports, metrics } =
+    plotted.length && testbeds.length && benchmarks.length && measures.length
       ? await perfMetrics(db, {
-          headUuids: queried.map((entry) => entry.headUuid),
+          headUuids: plotted.map((entry) => entry.headUuid),
           testbedUuids: testbeds.map((row) => row.uuid),
           benchmarkUuids: benchmarks.map((row) => row.uuid),
           measureUuids: measures.map((row) => row.uuid),
           startTime,
           endTime,
         })
-      : [];
-  const groups = new Map<string, PerfRow[]>();
+      : { reports: [], metrics: [] };
+  const reportsByUuid = new Map(reports.map((report) => [report.uuid, report]));
+  const groups = groupByPermutation(
+    [plotted.map((entry) => entry.headUuid), testbeds.map((row) => row.uuid), benchmarks, measures],
+    reportsByUuid,
+    metrics,
+  );
   const thresholdUuids = new Set<string>();
   const modelUuids: string[] = [];
-  for (const row of rows) {
-    const key = row.head_uuid + row.testbed_uuid + row.benchmark_uuid + row.measure_uuid;
-    const list = groups.get(key);
-    if (list) list.push(row);
-    else groups.set(key, [row]);
+  for (const row of metrics) {
     if (row.threshold_uuid !== null) thresholdUuids.add(row.threshold_uuid);
     if (row.model_uuid !== null) modelUuids.push(row.model_uuid);
   }
@@ -90,23 +136,19 @@ export async function queryPerf(db: Db, project: Project, query: PerfQuerystring
     ).map((row) => [row.uuid, row]),
   );
   const models = await findModels(db, modelUuids);
-  const loader = new ViewLoader(db, project);
   const results: PerfResult[] = [];
-  for (const { branch, headUuid } of queried) {
-    const headRow = await db.selectFrom('head').selectAll().where('uuid', '=', headUuid).executeTakeFirst();
-    if (headRow?.branch_uuid !== branch.uuid) continue;
-    loader.remember('head', headRow);
-    const branchJson = await loader.branch(branch, headUuid);
+  let permutation = 0;
+  for (const { branch } of plotted) {
     for (const testbed of testbeds) {
       for (const benchmark of benchmarks) {
         for (const measure of measures) {
-          const metrics = groups.get(headUuid + testbed.uuid + benchmark.uuid + measure.uuid);
-          if (metrics) results.push({ branch: branchJson, testbed, benchmark, measure, rows: metrics });
+          const rows = groups[permutation++];
+          if (rows) results.push({ branch, testbed, benchmark, measure, rows });
         }
       }
     }
   }
-  return { project, startTime, endTime, results, thresholds, models };
+  return { project, startTime, endTime, results, reports: reportsByUuid, thresholds, models };
 }
 
 /** At most this many permutations are drawn in one image. */

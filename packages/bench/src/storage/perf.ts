@@ -11,9 +11,10 @@ export interface PerfQuery {
   endTime?: number | undefined;
 }
 
-/** A metric in plot order, with the head, testbed, report times and version it is plotted by. */
-export interface PerfRow extends Omit<MetricDetail, 'alert_created'> {
+/** A report in scope, with the head, times and version its metrics are plotted by. */
+export interface PerfReport {
   head_uuid: string;
+  uuid: string;
   testbed_uuid: string;
   start_time: number;
   end_time: number;
@@ -21,27 +22,39 @@ export interface PerfRow extends Omit<MetricDetail, 'alert_created'> {
   hash: string | null;
 }
 
+/** A metric in plot order; its report's columns are in `PerfReport`, once per report. */
+export type PerfRow = Omit<MetricDetail, 'alert_created'>;
+
+export interface PerfRows {
+  reports: PerfReport[];
+  metrics: PerfRow[];
+}
+
+function reportsInScope(query: PerfQuery) {
+  const start = query.startTime === undefined ? sql`` : sql`and r.start_time >= ${query.startTime}`;
+  const end = query.endTime === undefined ? sql`` : sql`and r.end_time <= ${query.endTime}`;
+  return sql<PerfReport>`
+    select hv.head_uuid, r.uuid, r.testbed_uuid, r.start_time, r.end_time, v.number, v.hash
+    from head_version hv
+    join version v on v.uuid = hv.version_uuid
+    join report r on r.version_uuid = v.uuid
+    where hv.head_uuid in (${sql.join(query.headUuids)})
+      and r.testbed_uuid in (${sql.join(query.testbedUuids)})
+      ${start} ${end}`;
+}
+
 /**
  * The perf query's SQL: every metric of the given heads × testbeds × benchmarks × measures, in plot
  * order. The reports in scope are materialised first and `cross join` keeps them the outer loop on
  * SQLite (PostgreSQL plans it as an inner join), so `report_benchmark` is probed per report in scope
- * instead of walking the whole history of up to 255 benchmarks.
+ * instead of walking the whole history of up to 255 benchmarks. A row carries only the metric's own
+ * columns: better-sqlite3 builds rows of 20 or more columns as dictionary-mode objects, several
+ * times larger and slower to build, and report columns would repeat on every metric of the report.
  */
 export function perfSql(query: PerfQuery) {
-  const start = query.startTime === undefined ? sql`` : sql`and r.start_time >= ${query.startTime}`;
-  const end = query.endTime === undefined ? sql`` : sql`and r.end_time <= ${query.endTime}`;
   return sql<PerfRow>`
-    with reports as materialized (
-      select hv.head_uuid, r.uuid, r.testbed_uuid, r.start_time, r.end_time, v.number, v.hash
-      from head_version hv
-      join version v on v.uuid = hv.version_uuid
-      join report r on r.version_uuid = v.uuid
-      where hv.head_uuid in (${sql.join(query.headUuids)})
-        and r.testbed_uuid in (${sql.join(query.testbedUuids)})
-        ${start} ${end}
-    )
-    select reports.head_uuid, reports.testbed_uuid, rb.benchmark_uuid, m.measure_uuid,
-      reports.uuid as report_uuid, rb.iteration, reports.start_time, reports.end_time, reports.number, reports.hash,
+    with reports as materialized (${reportsInScope(query)})
+    select reports.uuid as report_uuid, rb.iteration, rb.benchmark_uuid, m.measure_uuid,
       m.uuid as metric_uuid, m.value, m.lower_value, m.upper_value,
       b.threshold_uuid, b.model_uuid, b.baseline, b.lower_limit, b.upper_limit,
       a.uuid as alert_uuid, a.boundary_limit, a.status, a.modified as alert_modified
@@ -56,6 +69,8 @@ export function perfSql(query: PerfQuery) {
     order by reports.number, reports.start_time, rb.iteration`;
 }
 
-export async function perfMetrics(db: Db, query: PerfQuery): Promise<PerfRow[]> {
-  return (await perfSql(query).execute(db)).rows;
+/** The reports in scope and their metrics in plot order (two statements; see `perfSql`). */
+export async function perfMetrics(db: Db, query: PerfQuery): Promise<PerfRows> {
+  const [reports, metrics] = await Promise.all([reportsInScope(query).execute(db), perfSql(query).execute(db)]);
+  return { reports: reports.rows, metrics: metrics.rows };
 }

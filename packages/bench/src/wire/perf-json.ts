@@ -1,4 +1,4 @@
-import type { PerfRow } from '../storage/perf.js';
+import type { PerfReport, PerfRow } from '../storage/perf.js';
 import type { Dimension, Measure, ModelRow, Project, Threshold } from '../storage/types.js';
 import {
   jsonBoundary,
@@ -26,6 +26,8 @@ export interface PerfView {
   startTime: number | undefined;
   endTime: number | undefined;
   results: PerfResult[];
+  /** Every report the results' metrics belong to, by uuid. */
+  reports: Map<string, PerfReport>;
   thresholds: Map<string, Threshold>;
   models: Map<string, ModelRow>;
 }
@@ -45,6 +47,8 @@ function dateTimeCache(): (ms: number) => string {
   };
 }
 
+const reportOf = (view: PerfView, row: PerfRow) => view.reports.get(row.report_uuid) as PerfReport;
+
 const thresholdOf = (view: PerfView, row: PerfRow) =>
   row.threshold_uuid === null ? undefined : view.thresholds.get(row.threshold_uuid);
 
@@ -55,12 +59,13 @@ export function perfJson(view: PerfView) {
   const dateTime = dateTimeCache();
   const metricJson = (row: PerfRow) => {
     const threshold = thresholdOf(view, row);
+    const report = reportOf(view, row);
     return {
       report: row.report_uuid,
       iteration: row.iteration,
-      start_time: dateTime(row.start_time),
-      end_time: dateTime(row.end_time),
-      version: { number: row.number, hash: row.hash },
+      start_time: dateTime(report.start_time),
+      end_time: dateTime(report.end_time),
+      version: { number: report.number, hash: report.hash },
       metric: { uuid: row.metric_uuid, value: row.value, lower_value: row.lower_value, upper_value: row.upper_value },
       threshold: threshold ? jsonThresholdModel(threshold, modelOf(view, row)) : null,
       boundary: threshold ? jsonBoundary(row) : null,
@@ -129,9 +134,10 @@ export function perfJsonBytes(view: PerfView): Buffer {
   const reportText = (row: PerfRow) => {
     let parts = reports.get(row.report_uuid);
     if (parts === undefined) {
+      const report = reportOf(view, row);
       parts = [
         `{"report":${JSON.stringify(row.report_uuid)},"iteration":`,
-        `,"start_time":"${dateTime(row.start_time)}","end_time":"${dateTime(row.end_time)}","version":{"number":${scalar(row.number)},"hash":${scalar(row.hash)}},"metric":{"uuid":`,
+        `,"start_time":"${dateTime(report.start_time)}","end_time":"${dateTime(report.end_time)}","version":{"number":${scalar(report.number)},"hash":${scalar(report.hash)}},"metric":{"uuid":`,
       ];
       reports.set(row.report_uuid, parts);
     }
