@@ -73,6 +73,18 @@ function groupByPermutation(
   return groups;
 }
 
+/** The asked heads that belong to their branch, each with its branch's JSON; the others are not plotted. */
+async function plottedHeads(loader: ViewLoader, queried: { branch: Branch; headUuid: string }[]) {
+  const plotted = [];
+  for (const { branch, headUuid } of queried) {
+    const head = await loader.db.selectFrom('head').selectAll().where('uuid', '=', headUuid).executeTakeFirst();
+    if (head?.branch_uuid !== branch.uuid) continue;
+    loader.remember('head', head);
+    plotted.push({ branch: await loader.branch(branch, headUuid), headUuid });
+  }
+  return plotted;
+}
+
 /** Runs the perf query (§8.1): the rows of every permutation, ready for `perfJson` or `perfJsonBytes`. */
 export async function queryPerf(db: Db, project: Project, query: PerfQuerystring): Promise<PerfView> {
   const params = parsePerfParams(query);
@@ -92,27 +104,21 @@ export async function queryPerf(db: Db, project: Project, query: PerfQuerystring
     return { branch, headUuid: asked ?? branch.head_uuid };
   });
   const queried = heads.filter((entry): entry is { branch: Branch; headUuid: string } => entry.headUuid !== null);
-  const loader = new ViewLoader(db, project);
-  const plotted = [];
-  for (const { branch, headUuid } of queried) {
-    const headRow = await db.selectFrom('head').selectAll().where('uuid', '=', headUuid).executeTakeFirst();
-    if (headRow?.branch_uuid !== branch.uuid) continue;
-    loader.remember('head', headRow);
-    plotted.push({ branch: await loader.branch(branch, headUuid), headUuid });
-  }
   const startTime = query.start_time;
   const endTime = query.end_time;
-  const { reports, metrics } =
-    plotted.length && testbeds.length && benchmarks.length && measures.length
-      ? await perfMetrics(db, {
-          headUuids: plotted.map((entry) => entry.headUuid),
+  const [plotted, { reports, metrics }] = await Promise.all([
+    plottedHeads(new ViewLoader(db, project), queried),
+    queried.length && testbeds.length && benchmarks.length && measures.length
+      ? perfMetrics(db, {
+          headUuids: queried.map((entry) => entry.headUuid),
           testbedUuids: testbeds.map((row) => row.uuid),
           benchmarkUuids: benchmarks.map((row) => row.uuid),
           measureUuids: measures.map((row) => row.uuid),
           startTime,
           endTime,
         })
-      : { reports: [], metrics: [] };
+      : { reports: [], metrics: [] },
+  ]);
   const reportsByUuid = new Map(reports.map((report) => [report.uuid, report]));
   const groups = groupByPermutation(
     [plotted.map((entry) => entry.headUuid), testbeds.map((row) => row.uuid), benchmarks, measures],
