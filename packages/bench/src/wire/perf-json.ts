@@ -128,17 +128,17 @@ export function perfJsonBytes(view: PerfView): Buffer {
   const testbedText = textCache(jsonTestbed);
   const benchmarkText = textCache(jsonDimension);
   const measureText = textCache(jsonMeasure);
-  const reports = new Map<string, [string, string]>();
+  const reports = new Map<string, { head: string; tail: string }>();
   const thresholds = new Map<string, string>();
 
   const reportText = (row: PerfRow) => {
     let parts = reports.get(row.report_uuid);
     if (parts === undefined) {
       const report = reportOf(view, row);
-      parts = [
-        `{"report":${JSON.stringify(row.report_uuid)},"iteration":`,
-        `,"start_time":"${dateTime(report.start_time)}","end_time":"${dateTime(report.end_time)}","version":{"number":${scalar(report.number)},"hash":${scalar(report.hash)}},"metric":{"uuid":`,
-      ];
+      parts = {
+        head: `{"report":${JSON.stringify(row.report_uuid)},"iteration":`,
+        tail: `,"start_time":"${dateTime(report.start_time)}","end_time":"${dateTime(report.end_time)}","version":{"number":${scalar(report.number)},"hash":${scalar(report.hash)}},"metric":{"uuid":`,
+      };
       reports.set(row.report_uuid, parts);
     }
     return parts;
@@ -152,16 +152,25 @@ export function perfJsonBytes(view: PerfView): Buffer {
     }
     return text;
   };
-  const metricText = (row: PerfRow) => {
-    const [head, tail] = reportText(row);
+  // The text after `"value":…`, with a constant for the common metric without bounds, threshold or alert.
+  const boundsText = (row: PerfRow) =>
+    row.lower_value === null && row.upper_value === null
+      ? ',"lower_value":null,"upper_value":null},"threshold":'
+      : `,"lower_value":${scalar(row.lower_value)},"upper_value":${scalar(row.upper_value)}},"threshold":`;
+  const limitsText = (row: PerfRow) => {
     const threshold = thresholdOf(view, row);
+    if (!threshold && !row.alert_uuid) return 'null,"boundary":null,"alert":null}';
     const limits = threshold
       ? `${thresholdText(row, threshold)},"boundary":{"baseline":${scalar(row.baseline)},"lower_limit":${scalar(row.lower_limit)},"upper_limit":${scalar(row.upper_limit)}}`
       : 'null,"boundary":null';
     const alert = row.alert_uuid
       ? `{"uuid":${JSON.stringify(row.alert_uuid)},"limit":${scalar(row.boundary_limit)},"status":${scalar(row.status)},"modified":"${dateTime(row.alert_modified as number)}"}`
       : 'null';
-    return `${head}${scalar(row.iteration)}${tail}${JSON.stringify(row.metric_uuid)},"value":${scalar(row.value)},"lower_value":${scalar(row.lower_value)},"upper_value":${scalar(row.upper_value)}},"threshold":${limits},"alert":${alert}}`;
+    return `${limits},"alert":${alert}}`;
+  };
+  const metricText = (row: PerfRow) => {
+    const report = reportText(row);
+    return `${report.head}${scalar(row.iteration)}${report.tail}${JSON.stringify(row.metric_uuid)},"value":${scalar(row.value)}${boundsText(row)}${limitsText(row)}`;
   };
 
   const bytes = new ByteWriter(view.results.reduce((n, result) => n + 2048 + 512 * result.rows.length, 4096));
