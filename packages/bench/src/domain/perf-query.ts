@@ -1,4 +1,4 @@
-/** Parsing and limits of the perf query (pure). */
+/** Parsing, limits and grouping of the perf query (pure). */
 
 export const MAX_PERMUTATIONS = 255;
 
@@ -49,4 +49,50 @@ export function parsePerfParams(query: PerfQueryInput): PerfParams | string {
     return `The perf query asks for ${permutations} permutations of branches, testbeds, benchmarks and measures; the maximum is ${MAX_PERMUTATIONS}.`;
   }
   return params;
+}
+
+/** The dimensions of a perf query, each in the order the results list them. */
+export interface PerfDimensions {
+  heads: string[];
+  testbeds: string[];
+  benchmarks: string[];
+  measures: string[];
+}
+
+/**
+ * The metrics of each permutation, numbered head × testbed × benchmark × measure in that nesting
+ * order, each list kept in the order given; numbering spares a string key per metric. Metrics of a
+ * report not listed (stored after the reports were read) or outside the dimensions are left out.
+ */
+export function groupByPermutation<M extends { report_uuid: string; benchmark_uuid: string; measure_uuid: string }>(
+  dimensions: PerfDimensions,
+  reports: readonly { uuid: string; head_uuid: string; testbed_uuid: string }[],
+  metrics: readonly M[],
+): M[][] {
+  const positions = (uuids: string[]) => new Map(uuids.map((uuid, i) => [uuid, i]));
+  const headAt = positions(dimensions.heads);
+  const testbedAt = positions(dimensions.testbeds);
+  const benchmarkAt = positions(dimensions.benchmarks);
+  const measureAt = positions(dimensions.measures);
+  const measureCount = dimensions.measures.length;
+  const perReport = dimensions.benchmarks.length * measureCount;
+  const firstOfReport = new Map<string, number>();
+  for (const report of reports) {
+    const head = headAt.get(report.head_uuid);
+    const testbed = testbedAt.get(report.testbed_uuid);
+    if (head !== undefined && testbed !== undefined)
+      firstOfReport.set(report.uuid, (head * dimensions.testbeds.length + testbed) * perReport);
+  }
+  const groups: M[][] = [];
+  for (const metric of metrics) {
+    const first = firstOfReport.get(metric.report_uuid);
+    const benchmark = benchmarkAt.get(metric.benchmark_uuid);
+    const measure = measureAt.get(metric.measure_uuid);
+    if (first === undefined || benchmark === undefined || measure === undefined) continue;
+    const permutation = first + benchmark * measureCount + measure;
+    const group = groups[permutation];
+    if (group) group.push(metric);
+    else groups[permutation] = [metric];
+  }
+  return groups;
 }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { type PerfQueryInput, parsePerfParams } from '../domain/perf-query.js';
+import { groupByPermutation, type PerfQueryInput, parsePerfParams } from '../domain/perf-query.js';
 import { lineChartSvg, type PlotInput } from '../plot/line-chart.js';
 import { renderPng } from '../plot/render-png.js';
 import { findDimensionsByUuid } from '../storage/dimensions.js';
-import { type PerfReport, type PerfRow, perfMetrics } from '../storage/perf.js';
+import { perfMetrics } from '../storage/perf.js';
 import { findModels } from '../storage/thresholds.js';
 import type { Branch, Db, Dimension, Measure, Project } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
@@ -35,43 +35,6 @@ const inProject = <T extends Dimension>(rows: T[], project: Project, order: stri
   const byUuid = new Map(rows.filter((row) => row.project_uuid === project.uuid).map((row) => [row.uuid, row]));
   return order.flatMap((uuid) => byUuid.get(uuid) ?? []);
 };
-
-/**
- * The metrics of each permutation (head × testbed × benchmark × measure, in that nesting order), kept
- * in plot order; numbering the permutations spares a string key per metric.
- */
-function groupByPermutation(
-  [heads, testbeds, benchmarks, measures]: [string[], string[], { uuid: string }[], { uuid: string }[]],
-  reports: Map<string, PerfReport>,
-  metrics: PerfRow[],
-): PerfRow[][] {
-  const positions = (uuids: string[]) => new Map(uuids.map((uuid, i) => [uuid, i]));
-  const benchmarkAt = positions(benchmarks.map((row) => row.uuid));
-  const measureAt = positions(measures.map((row) => row.uuid));
-  const testbedAt = positions(testbeds);
-  const headAt = positions(heads);
-  const perReport = benchmarks.length * measures.length;
-  const firstOfReport = new Map<string, number>();
-  for (const report of reports.values()) {
-    const head = headAt.get(report.head_uuid);
-    const testbed = testbedAt.get(report.testbed_uuid);
-    if (head !== undefined && testbed !== undefined)
-      firstOfReport.set(report.uuid, (head * testbeds.length + testbed) * perReport);
-  }
-  const groups: PerfRow[][] = [];
-  for (const row of metrics) {
-    // A report stored between the two statements is left out, as if the query had run a moment earlier.
-    const first = firstOfReport.get(row.report_uuid);
-    const benchmark = benchmarkAt.get(row.benchmark_uuid);
-    const measure = measureAt.get(row.measure_uuid);
-    if (first === undefined || benchmark === undefined || measure === undefined) continue;
-    const permutation = first + benchmark * measures.length + measure;
-    const group = groups[permutation];
-    if (group) group.push(row);
-    else groups[permutation] = [row];
-  }
-  return groups;
-}
 
 /** The asked heads that belong to their branch, each with its branch's JSON; the others are not plotted. */
 async function plottedHeads(loader: ViewLoader, queried: { branch: Branch; headUuid: string }[]) {
@@ -121,8 +84,13 @@ export async function queryPerf(db: Db, project: Project, query: PerfQuerystring
   ]);
   const reportsByUuid = new Map(reports.map((report) => [report.uuid, report]));
   const groups = groupByPermutation(
-    [plotted.map((entry) => entry.headUuid), testbeds.map((row) => row.uuid), benchmarks, measures],
-    reportsByUuid,
+    {
+      heads: plotted.map((entry) => entry.headUuid),
+      testbeds: testbeds.map((row) => row.uuid),
+      benchmarks: benchmarks.map((row) => row.uuid),
+      measures: measures.map((row) => row.uuid),
+    },
+    reports,
     metrics,
   );
   const thresholdUuids = new Set<string>();
