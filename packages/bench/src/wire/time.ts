@@ -1,6 +1,15 @@
+let lastMs: number | undefined;
+let lastText = '';
+
 /** RFC 3339 in whole seconds, as Bencher (which stores Unix seconds) answers. */
-export const toDateTime = (ms: number): string =>
-  new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+export function toDateTime(ms: number): string {
+  // Rows made together share their times, so long lists format the same instant over and over.
+  if (ms !== lastMs) {
+    lastText = new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    lastMs = ms;
+  }
+  return lastText;
+}
 
 export const toOptionalDateTime = (ms: number | null): string | null => (ms === null ? null : toDateTime(ms));
 
