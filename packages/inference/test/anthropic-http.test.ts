@@ -292,6 +292,34 @@ describe('/v1/messages with the official Anthropic SDK', () => {
       expect([message.stop_reason, message.stop_sequence]).toEqual(['stop_sequence', 'END']);
     });
 
+    it('a text document reaches the model as text after its title', async () => {
+      await client.messages.create({
+        model: REMOTE,
+        max_tokens: 16,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'document',
+                title: 'Manual',
+                source: { type: 'text', media_type: 'text/plain', data: 'Press the button.' },
+              },
+              { type: 'text', text: 'What does it say?' },
+            ],
+          },
+        ],
+      });
+      expect((received.at(-1) as { messages: unknown[] }).messages.at(-1)).toEqual({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Manual' },
+          { type: 'text', text: 'Press the button.' },
+          { type: 'text', text: 'What does it say?' },
+        ],
+      });
+    });
+
     it('countTokens asks the upstream tokenizer with the translated prompt', async () => {
       const count = await client.messages.countTokens({
         model: REMOTE,
@@ -408,6 +436,22 @@ describe('/v1/messages with the official Anthropic SDK', () => {
         400,
         'invalid_request_error',
         /\/v1\/chat\/completions/,
+      ],
+      [
+        'a PDF document',
+        {
+          model: REMOTE,
+          max_tokens: 5,
+          messages: [
+            {
+              role: 'user',
+              content: [{ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBER' } }],
+            },
+          ],
+        },
+        400,
+        'invalid_request_error',
+        /PDF files\) are not supported/,
       ],
       [
         'a video block',

@@ -26,6 +26,49 @@ const model = (modalities: string[] = ['text']): ModelConfig =>
 describe('Anthropic request → OpenAI chat request', () => {
   const cases: [string, Partial<MessagesRequest>, Record<string, unknown>][] = [
     [
+      'documents as text: title and context first, then the text or the content blocks',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'document',
+                title: 'Manual',
+                context: 'Chapter 2',
+                source: { type: 'text', media_type: 'text/plain', data: 'Press the button.' },
+              },
+              {
+                type: 'document',
+                source: {
+                  type: 'content',
+                  content: [
+                    { type: 'text', text: 'Figure 1' },
+                    { type: 'image', source: { type: 'url', url: 'https://ok.example/f.png' } },
+                  ],
+                },
+              },
+              { type: 'text', text: 'What does it say?' },
+            ],
+          },
+        ],
+      },
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Manual\nChapter 2' },
+              { type: 'text', text: 'Press the button.' },
+              { type: 'text', text: 'Figure 1' },
+              { type: 'image_url', image_url: { url: 'https://ok.example/f.png' } },
+              { type: 'text', text: 'What does it say?' },
+            ],
+          },
+        ],
+      },
+    ],
+    [
       'sampling fields, stop sequences, metadata',
       { temperature: 0.5, top_p: 0.9, top_k: 40, stop_sequences: ['END'], metadata: { user_id: 'u1' }, stream: true },
       {
@@ -366,6 +409,44 @@ describe('Messages validation', () => {
       'messages.0.content.0.type',
       /not allowed/,
     ],
+    [
+      'a PDF document',
+      user({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBER' } }),
+      undefined,
+      'messages.0.content.0.source',
+      /PDF files\) are not supported.*'text' or 'content' source/,
+    ],
+    [
+      'a document by URL',
+      user({ type: 'document', source: { type: 'url', url: 'https://ok.example/a.pdf' } }),
+      undefined,
+      'messages.0.content.0.source',
+      /'url' document sources/,
+    ],
+    [
+      'a text document of another media type',
+      user({ type: 'document', source: { type: 'text', media_type: 'text/html', data: '<p>' } }),
+      undefined,
+      'messages.0.content.0.source.media_type',
+      /text\/plain/,
+    ],
+    [
+      'an image inside a document for a text-only model',
+      user({
+        type: 'document',
+        source: { type: 'content', content: [image({ type: 'base64', media_type: 'image/png', data: 'AA' })] },
+      }),
+      undefined,
+      'messages.0.content.0.source.content.0',
+      /does not accept image input/,
+    ],
+    [
+      'a document title that is not a string',
+      user({ type: 'document', title: 7, source: { type: 'text', media_type: 'text/plain', data: 'x' } }),
+      undefined,
+      'messages.0.content.0.title',
+      /must be a string/,
+    ],
   ];
   it.each(cases)('refuses %s', (_title, fields, modalities, param, message) => {
     const problem = refused(fields, modalities);
@@ -381,7 +462,11 @@ describe('Messages validation', () => {
           messages: [
             {
               role: 'user',
-              content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA' } }],
+              content: [
+                { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA' } },
+                { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'd' }, title: null },
+                { type: 'document', source: { type: 'content', content: 'd' }, context: 'c' },
+              ],
             },
             {
               role: 'assistant',

@@ -2,6 +2,7 @@ import type { ChatMessage, ChatRequest, ContentPart } from '../wire/chat.js';
 import type {
   ContentBlock,
   CountTokensRequest,
+  DocumentBlock,
   ImageBlock,
   MessageParam,
   MessagesRequest,
@@ -20,6 +21,19 @@ const imagePart = (block: ImageBlock): ContentPart => ({
       block.source.type === 'base64' ? `data:${block.source.media_type};base64,${block.source.data}` : block.source.url,
   },
 });
+
+/** A document's title and context, then its text (and images, for a `content` source). */
+function documentParts(block: DocumentBlock): ContentPart[] {
+  const heading = [block.title, block.context].filter((s): s is string => typeof s === 'string' && s !== '');
+  const parts: ContentPart[] = heading.length > 0 ? [{ type: 'text', text: heading.join('\n') }] : [];
+  const source = block.source;
+  if (source.type === 'text') parts.push({ type: 'text', text: source.data });
+  else if (typeof source.content === 'string') parts.push({ type: 'text', text: source.content });
+  else
+    for (const part of source.content)
+      parts.push(part.type === 'text' ? { type: 'text', text: part.text } : imagePart(part));
+  return parts;
+}
 
 /** A single text stays a string (every backend accepts it); anything else becomes OpenAI content parts. */
 function contentOf(parts: ContentPart[]): string | ContentPart[] {
@@ -67,6 +81,7 @@ function userMessages(content: string | ContentBlock[]): ChatMessage[] {
     if (block.type === 'tool_result') out.push(...toolResultMessages(block));
     else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image') parts.push(imagePart(block));
+    else if (block.type === 'document') parts.push(...documentParts(block));
   }
   if (parts.length > 0) out.push({ role: 'user', content: contentOf(parts) });
   return out;

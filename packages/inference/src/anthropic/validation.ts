@@ -6,9 +6,10 @@ import type { CountTokensRequest, ImageSource } from './wire.js';
 /** Anthropic's own limit on one image (decoded bytes). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const IMAGE_MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
-const USER_BLOCKS = new Set(['text', 'image', 'tool_result']);
+const USER_BLOCKS = new Set(['text', 'image', 'document', 'tool_result']);
 const ASSISTANT_BLOCKS = new Set(['text', 'tool_use', 'thinking', 'redacted_thinking']);
 const TOOL_RESULT_BLOCKS = new Set(['text', 'image']);
+const DOCUMENT_CONTENT_BLOCKS = TOOL_RESULT_BLOCKS;
 const SYSTEM_BLOCKS = new Set(['text']);
 const AUDIO_OR_VIDEO = /audio|video/i;
 
@@ -56,6 +57,34 @@ function checkImage(block: Block, param: string, context: ValidationContext) {
   }
 }
 
+/** Documents given as text are read as text; PDFs, URLs and files would need a reader the model servers lack. */
+function checkDocument(block: Block, param: string, context: ValidationContext) {
+  for (const field of ['title', 'context'] as const) {
+    const value = block[field];
+    if (value !== undefined && value !== null && typeof value !== 'string')
+      throw refuse(`${param}.${field}`, 'must be a string');
+  }
+  const source = block.source as Record<string, unknown> | undefined;
+  const at = `${param}.source`;
+  if (source?.type === 'text') {
+    if (source.media_type !== 'text/plain') throw refuse(`${at}.media_type`, "must be 'text/plain'");
+    if (typeof source.data !== 'string') throw refuse(`${at}.data`, 'Field required (a string)');
+  } else if (source?.type === 'content') {
+    const content = source.content;
+    if (typeof content === 'string') return;
+    if (!Array.isArray(content)) throw refuse(`${at}.content`, 'must be a string or an array of blocks');
+    checkBlocks(content, DOCUMENT_CONTENT_BLOCKS, `${at}.content`, context);
+  } else if (source?.type === 'base64' || source?.type === 'url' || source?.type === 'file') {
+    throw refuse(
+      at,
+      `'${String(source.type)}' document sources (PDF files) are not supported: the model servers read text, so send the document's text as a 'text' or 'content' source`,
+      'unsupported_modality',
+    );
+  } else {
+    throw refuse(`${at}.type`, "document sources are 'text' or 'content'");
+  }
+}
+
 function checkBlock(block: Block, allowed: ReadonlySet<string>, param: string, context: ValidationContext) {
   const type = block.type;
   if (AUDIO_OR_VIDEO.test(type)) {
@@ -73,6 +102,8 @@ function checkBlock(block: Block, allowed: ReadonlySet<string>, param: string, c
       return requireString(block, 'text', param);
     case 'image':
       return checkImage(block, param, context);
+    case 'document':
+      return checkDocument(block, param, context);
     case 'thinking':
       return requireString(block, 'thinking', param);
     case 'redacted_thinking':
@@ -123,7 +154,7 @@ function checkTools(request: CountTokensRequest): void {
 /**
  * What the Messages API refuses before translation, with Anthropic-style parameter paths: content blocks of
  * the wrong type for their role, audio and video (accepted on /v1/chat/completions only), images the model
- * cannot see or that exceed 5 MB, media URLs off the allowlist, server tools.
+ * cannot see or that exceed 5 MB, media URLs off the allowlist, PDF documents, server tools.
  */
 export function validateMessages(request: CountTokensRequest, context: ValidationContext): void {
   if (Array.isArray(request.system)) checkBlocks(request.system, SYSTEM_BLOCKS, 'system', context);

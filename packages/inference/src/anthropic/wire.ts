@@ -12,6 +12,18 @@ export interface ImageBlock {
   source: ImageSource;
 }
 
+/** A document the client sends as text: plain text, or text and image blocks (`content`). */
+export type DocumentSource =
+  | { type: 'text'; media_type: 'text/plain'; data: string }
+  | { type: 'content'; content: string | (TextBlock | ImageBlock)[] };
+
+export interface DocumentBlock {
+  type: 'document';
+  source: DocumentSource;
+  title?: string | null;
+  context?: string | null;
+}
+
 export interface ToolUseBlock {
   type: 'tool_use';
   id: string;
@@ -40,6 +52,7 @@ export interface RedactedThinkingBlock {
 export type ContentBlock =
   | TextBlock
   | ImageBlock
+  | DocumentBlock
   | ToolUseBlock
   | ToolResultBlock
   | ThinkingBlock
