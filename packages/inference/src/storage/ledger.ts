@@ -30,7 +30,7 @@ export async function leaseKeyTokens(
   const row = rows[0];
   if (!row) return undefined;
   return {
-    tokens: row.budget_tokens === null ? Number.POSITIVE_INFINITY : row.budget_tokens - Number(row.period_used),
+    tokens: row.budget_tokens === null ? Number.POSITIVE_INFINITY : row.budget_tokens - row.period_used,
   };
 }
 
@@ -93,11 +93,10 @@ export async function leaseResource(
         requests_per_minute, tokens_per_minute, concurrent_requests`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  const left = (limit: number | null, used: number) =>
-    limit === null ? Number.POSITIVE_INFINITY : limit - Number(used);
+  const left = (limit: number | null, used: number) => (limit === null ? Number.POSITIVE_INFINITY : limit - used);
   return {
     left: [
-      Number(row.credits_left),
+      row.credits_left,
       left(row.requests_per_minute, row.window_requests),
       left(row.tokens_per_minute, row.window_tokens),
     ],

@@ -79,13 +79,11 @@ export class ConcurrencySlots {
 
   /** Gives back slots held beyond the running requests and renews the rest; `all`: shrink now, whatever their age. */
   async sweep(all: boolean): Promise<void> {
+    if (all) await Promise.all([...this.resources.values()].map((slots) => slots.writing?.catch(() => undefined)));
     const now = this.clock();
     const writes: Promise<unknown>[] = [];
     for (const [resourceId, slots] of this.resources) {
-      if (slots.writing) {
-        if (all) writes.push(slots.writing.catch(() => undefined).then(() => this.sweep(true)));
-        continue;
-      }
+      if (slots.writing) continue;
       const shrink = slots.leased > slots.running && (all || now - slots.lastWrite >= SHRINK_AFTER_MS);
       const renew = slots.leased > 0 && now - slots.lastWrite >= RENEW_AFTER_MS;
       if (!shrink && !renew) {
