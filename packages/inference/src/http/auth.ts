@@ -27,12 +27,13 @@ export function keyOf(request: FastifyRequest): ActiveKey {
 
 /**
  * Every `/v1/*` route needs `Authorization: Bearer <key>` (or `x-api-key`, as the Anthropic SDK sends).
- * Unknown and revoked keys get the same answer, which never repeats the key.
+ * Decided by the matched route, not the raw URL (`//v1/models` and `/%761/…` reach the same handlers), and
+ * before the body is read or validated. Unknown and revoked keys get the same answer, which never repeats the key.
  */
 export function registerBearerAuth(app: FastifyInstance, keys: KeyStore): void {
   app.decorateRequest('apiKey', undefined);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/v1/')) return;
+    if (!request.routeOptions.url?.startsWith('/v1/')) return;
     const token = presentedToken(request);
     if (!token) {
       throw new HttpError(
