@@ -15,7 +15,7 @@ import type { ProvenanceDatabase } from './storage/schema.js';
 async function openSources(config: ProvenanceConfig, cacheRoot: string): Promise<OpenedSource[]> {
   const opened: OpenedSource[] = [];
   try {
-    for (const source of config.sources) opened.push(await openSource(source, cacheRoot));
+    for (const source of config.sources) opened.push(await openSource(source, cacheRoot, config.queryTimeoutMs));
   } catch (error) {
     await Promise.all(opened.map((s) => s.close()));
     throw error;
@@ -23,7 +23,7 @@ async function openSources(config: ProvenanceConfig, cacheRoot: string): Promise
   return opened;
 }
 
-/** Records each archive in the index and computes its slow aggregates once, before serving (SQLite queries block the loop). */
+/** Records each archive in the index and computes its slow aggregates once, before serving. */
 async function prepareArchives(sources: OpenedSource[], db: Kysely<ProvenanceDatabase>): Promise<void> {
   for (const source of sources) {
     if (!source.archive) continue;
@@ -67,7 +67,7 @@ export async function buildProvenanceApp(config: ProvenanceConfig, context: Serv
   });
   replyConventions(app);
   const byName = new Map(sources.map((s) => [s.name, s]));
-  const options = { aiidaVersion: config.aiidaVersion, sources: byName };
+  const options = { aiidaVersion: config.aiidaVersion, sources: byName, queryTimeoutMs: config.queryTimeoutMs };
   const [first] = sources;
   if (first) await app.register(apiPlugin(first, options));
   for (const source of sources) await app.register(apiPlugin(source, options), { prefix: `/${source.name}` });

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { httpFields } from '@atrium/core';
 import { z } from 'zod';
+import { QUERY_TIMEOUT_MS } from './storage/aiida/open.js';
 
 /** The archive served when nothing is configured: a small real export from AiiDA's test suite. */
 export const BUNDLED_ARCHIVE = fileURLToPath(new URL('../fixtures/export_main_0001_simple.aiida', import.meta.url));
@@ -26,6 +27,8 @@ export const provenanceConfigSchema = z
       .default([{ name: 'default', location: BUNDLED_ARCHIVE }]),
     /** Where extracted archive databases are cached (default: `<dataDir>/provenance-cache`). */
     cacheDir: z.string().min(1).optional(),
+    /** Deadline of one database statement; a request whose statement runs longer answers 503. */
+    queryTimeoutMs: z.number().int().positive().default(QUERY_TIMEOUT_MS),
   })
   .prefault({});
 

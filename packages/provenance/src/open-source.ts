@@ -11,9 +11,13 @@ export interface OpenedSource extends Source {
 }
 
 /** Opens an archive (extracting its database to the cache once) or connects to an AiiDA PostgreSQL database. */
-export async function openSource(config: SourceConfig, cacheRoot: string): Promise<OpenedSource> {
+export async function openSource(
+  config: SourceConfig,
+  cacheRoot: string,
+  queryTimeoutMs?: number,
+): Promise<OpenedSource> {
   if (/^postgres(ql)?:\/\//.test(config.location)) {
-    const store = openAiidaPostgres(config.location);
+    const store = openAiidaPostgres(config.location, undefined, queryTimeoutMs);
     const objects = config.repository ? diskObjectStore(config.repository) : emptyObjectStore;
     const close = async () => {
       objects.close?.();
@@ -21,7 +25,7 @@ export async function openSource(config: SourceConfig, cacheRoot: string): Promi
     };
     return { name: config.name, store, objects, close };
   }
-  const archive = await openArchive(config.location, cacheRoot);
+  const archive = await openArchive(config.location, cacheRoot, queryTimeoutMs);
   return {
     name: config.name,
     store: archive.store,

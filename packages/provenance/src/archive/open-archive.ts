@@ -106,7 +106,7 @@ async function readMetadata(path: string, entries: Map<string, ZipEntry> | undef
  * `<cacheRoot>/<sha256>/`, indexed and opened read-only; repository objects stay in the zip. Legacy
  * formats (0.1 … 0.13, zip or tar.gz) are converted once into the same cache layout.
  */
-export async function openArchive(path: string, cacheRoot: string): Promise<OpenedArchive> {
+export async function openArchive(path: string, cacheRoot: string, queryTimeoutMs?: number): Promise<OpenedArchive> {
   const entries = await readZipDirectory(path).catch(() => undefined);
   const metadata = await readMetadata(path, entries);
   const sha256 = await sha256File(path);
@@ -114,11 +114,11 @@ export async function openArchive(path: string, cacheRoot: string): Promise<Open
   const dbEntry = entries?.get('db.sqlite3');
   if (entries && dbEntry && CURRENT_FORMATS.has(metadata.export_version)) {
     const databasePath = await extractDatabase(path, dbEntry, cacheDir);
-    const store = openAiidaSqlite(databasePath);
+    const store = openAiidaSqlite(databasePath, queryTimeoutMs);
     return { path, sha256, metadata, store, objects: zipObjectStore(path, entries), databasePath };
   }
   if (CURRENT_FORMATS.has(metadata.export_version)) throw new Error(`${path}: archive has no db.sqlite3`);
   const databasePath = await convertOnce(path, cacheDir);
-  const store = openAiidaSqlite(databasePath);
+  const store = openAiidaSqlite(databasePath, queryTimeoutMs);
   return { path, sha256, metadata, store, objects: diskObjectStore(join(cacheDir, 'container')), databasePath };
 }

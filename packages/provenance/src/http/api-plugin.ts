@@ -3,6 +3,7 @@ import type { Source } from '../source.js';
 import { ENDPOINT_RULES, fastifyPattern } from '../wire/endpoints.js';
 import { COMPUTERS, GROUPS, NODES, USERS } from '../wire/resources.js';
 import { type ApiCall, type Handler, queryParams } from './api-call.js';
+import { provenanceErrorHandler } from './error-handler.js';
 import { listHandler } from './list-routes.js';
 import {
   contentsHandler,
@@ -23,6 +24,8 @@ export interface ApiOptions {
   aiidaVersion: string;
   /** All served sources by name, for `profile=` selection. */
   sources: ReadonlyMap<string, Source>;
+  /** The statement deadline, named in the 503 of a query that ran out of time. */
+  queryTimeoutMs: number;
 }
 
 function handlers(aiidaVersion: string): Record<string, Handler> {
@@ -107,6 +110,7 @@ export function apiPlugin(source: Source, options: ApiOptions) {
       route.config = { ...(route.config as object), cors: false };
     });
     app.addHook('onRequest', async (request, reply) => applyCors(request, reply));
+    app.setErrorHandler(provenanceErrorHandler(options.queryTimeoutMs));
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     const table = handlers(options.aiidaVersion);

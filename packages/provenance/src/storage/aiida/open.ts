@@ -1,7 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { openDatabase, parseDatabaseUrl } from '@atrium/core';
-import type { Kysely } from 'kysely';
+import { Kysely } from 'kysely';
 import { QueryMemo } from './memo.js';
 import type { AiidaDatabase } from './schema.js';
+import { SqliteWorkerPool } from './sqlite-pool.js';
+import { sqliteWorkerDialect } from './sqlite-worker-dialect.js';
 
 export type AiidaDialect = 'sqlite' | 'postgres';
 
@@ -17,22 +20,40 @@ export interface AiidaStore {
 /** How long a live database's aggregates may be served from the memo. */
 export const LIVE_MEMO_TTL_MS = 10_000;
 
+/** The default deadline of one statement (`queryTimeoutMs` in the configuration). */
+export const QUERY_TIMEOUT_MS = 10_000;
+
+/** Statements that may wait for an archive thread before new ones are refused with 503. */
+const MAX_QUEUED_QUERIES = 256;
+
 /**
  * Opens an AiiDA SQLite file read-only (our extracted archive copy: immutable, so aggregates are
- * memoised for good). LIKE is made case-sensitive as on PostgreSQL; a bounded page cache keeps the
- * resident set small even on multi-GB archives.
+ * memoised for good). Statements run on worker threads (at most two, each with its own connection) so
+ * that none blocks the event loop, and each is stopped at the deadline. LIKE is made case-sensitive as
+ * on PostgreSQL; a bounded page cache keeps the resident set small even on multi-GB archives.
  */
-export function openAiidaSqlite(path: string): AiidaStore {
-  const { db, close } = openDatabase<AiidaDatabase>(`sqlite:${path}`, {
-    readOnly: true,
-    sqlitePragmas: ['case_sensitive_like = ON', 'cache_size = -32768'],
+export function openAiidaSqlite(path: string, queryTimeoutMs = QUERY_TIMEOUT_MS): AiidaStore {
+  const pool = new SqliteWorkerPool({
+    path,
+    pragmas: ['case_sensitive_like = ON', 'cache_size = -32768'],
+    size: Math.min(2, availableParallelism()),
+    timeoutMs: queryTimeoutMs,
+    maxQueued: MAX_QUEUED_QUERIES,
   });
-  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), close };
+  const db = new Kysely<AiidaDatabase>({ dialect: sqliteWorkerDialect(pool) });
+  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), close: () => db.destroy() };
 }
 
-/** Connects to an AiiDA profile's PostgreSQL database; every transaction is read-only. */
-export function openAiidaPostgres(url: string, poolSize = 8): AiidaStore {
+/**
+ * Connects to an AiiDA profile's PostgreSQL database; every transaction is read-only and every
+ * statement is cancelled by the server at the deadline (`statement_timeout`).
+ */
+export function openAiidaPostgres(url: string, poolSize = 8, queryTimeoutMs = QUERY_TIMEOUT_MS): AiidaStore {
   if (parseDatabaseUrl(url).dialect !== 'postgres') throw new Error(`not a PostgreSQL url: ${url}`);
-  const { db, close } = openDatabase<AiidaDatabase>(url, { readOnly: true, poolSize, pgSettings: { timezone: 'UTC' } });
+  const { db, close } = openDatabase<AiidaDatabase>(url, {
+    readOnly: true,
+    poolSize,
+    pgSettings: { timezone: 'UTC', statement_timeout: String(queryTimeoutMs) },
+  });
   return { db, dialect: 'postgres', memo: new QueryMemo(LIVE_MEMO_TTL_MS), close };
 }
