@@ -42,13 +42,15 @@ interface Job {
 }
 
 interface Slot {
-  /** Started on first use, and again after a deadline or a crash. */
+  /** Started with the pool, and again on first use after a deadline or a crash. */
   worker?: Worker;
+  /** The thread has opened its connection: the deadline counts from here, not from the thread's start. */
+  ready: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
 }
 
-type WorkerMessage = SqliteResult | { error: { name: string; message: string; code?: string } };
+type WorkerMessage = { ready: true } | SqliteResult | { error: { name: string; message: string; code?: string } };
 
 /**
  * Runs SQLite statements on a few worker threads, one statement per thread at a time, so that no
@@ -61,7 +63,8 @@ export class SqliteWorkerPool {
   private closed = false;
 
   constructor(private readonly options: SqliteWorkerPoolOptions) {
-    this.slots = Array.from({ length: options.size }, () => ({}));
+    this.slots = Array.from({ length: options.size }, () => ({ ready: false }));
+    for (const slot of this.slots) this.spawn(slot);
   }
 
   run(sql: string, parameters: readonly unknown[]): Promise<SqliteResult> {
@@ -84,10 +87,13 @@ export class SqliteWorkerPool {
   private spawn(slot: Slot): Worker {
     const { path, pragmas } = this.options;
     const worker = new Worker(WORKER_SCRIPT, { workerData: { path, pragmas } });
-    // In-flight statements keep the process alive through their deadline timers, idle threads do not.
+    // Only a thread with a statement keeps the process alive.
     worker.unref();
     worker.on('message', (message: WorkerMessage) => {
-      if (slot.worker === worker) this.finish(slot, message);
+      if (slot.worker !== worker) return;
+      if (!('ready' in message)) return this.finish(slot, message);
+      slot.ready = true;
+      if (slot.job) this.post(slot, worker, slot.job);
     });
     const fail = (error: Error) => {
       if (slot.worker !== worker) return;
@@ -103,6 +109,11 @@ export class SqliteWorkerPool {
   private start(slot: Slot, job: Job): void {
     const worker = slot.worker ?? this.spawn(slot);
     slot.job = job;
+    worker.ref();
+    if (slot.ready) this.post(slot, worker, job);
+  }
+
+  private post(slot: Slot, worker: Worker, job: Job): void {
     slot.timer = setTimeout(() => {
       void this.stop(slot, new QueryTimeoutError(this.options.timeoutMs));
       this.next(slot);
@@ -114,6 +125,7 @@ export class SqliteWorkerPool {
     const { job } = slot;
     clearTimeout(slot.timer);
     slot.job = undefined;
+    slot.worker?.unref();
     if (job) {
       if ('error' in message) job.reject(Object.assign(new Error(message.error.message), message.error));
       else job.resolve(message);
@@ -126,6 +138,7 @@ export class SqliteWorkerPool {
     const { worker, job } = slot;
     clearTimeout(slot.timer);
     slot.worker = undefined;
+    slot.ready = false;
     slot.job = undefined;
     job?.reject(reason);
     await worker?.terminate();

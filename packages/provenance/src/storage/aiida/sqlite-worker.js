@@ -29,6 +29,7 @@ function prepare(/** @type {string} */ sql) {
 }
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
+port.postMessage({ ready: true });
 port.on('message', (/** @type {{ sql: string; parameters: unknown[] }} */ { sql, parameters }) => {
   try {
     const statement = prepare(sql);
