@@ -50,7 +50,8 @@ interface Slot {
   timer?: NodeJS.Timeout;
 }
 
-type WorkerMessage = { ready: true } | SqliteResult | { error: { name: string; message: string; code?: string } };
+type Answer = SqliteResult | { error: { name: string; message: string; code?: string } };
+type WorkerMessage = { ready: true } | Answer;
 
 /**
  * Runs SQLite statements on a few worker threads, one statement per thread at a time, so that no
@@ -121,7 +122,7 @@ export class SqliteWorkerPool {
     worker.postMessage({ sql: job.sql, parameters: job.parameters });
   }
 
-  private finish(slot: Slot, message: WorkerMessage): void {
+  private finish(slot: Slot, message: Answer): void {
     const { job } = slot;
     clearTimeout(slot.timer);
     slot.job = undefined;
