@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHttpApp, type ErrorFormatter, HttpError } from '../src/index.js';
-import { listen, silentLogger } from '../src/testing/index.js';
+import { listen, silentLogger, testHttpConfig } from '../src/testing/index.js';
 
 const formatError: ErrorFormatter = (problem, request) => ({
   statusCode: problem.status,
@@ -11,7 +11,7 @@ const formatError: ErrorFormatter = (problem, request) => ({
 async function buildApp(): Promise<FastifyInstance> {
   const app = await createHttpApp({
     service: 'demo',
-    http: { bodyLimit: 1024, corsOrigins: ['*'] },
+    http: testHttpConfig({ bodyLimit: 1024 }),
     logger: silentLogger,
     accessLog: false,
     formatError,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHttpApp, type ErrorFormatter } from '../src/index.js';
-import { captureLog, listen } from '../src/testing/index.js';
+import { captureLog, listen, testHttpConfig } from '../src/testing/index.js';
 
 const SECRET = 'sk-SuperSecretValue1234567890abcdefghijkl';
 const formatError: ErrorFormatter = (problem) => ({ statusCode: problem.status, body: { message: problem.message } });
@@ -10,7 +10,7 @@ describe('logging', () => {
     const log = captureLog('trace');
     const app = await createHttpApp({
       service: 'demo',
-      http: { bodyLimit: 4096, corsOrigins: ['*'] },
+      http: testHttpConfig({ bodyLimit: 4096 }),
       logger: log.logger,
       accessLog: true,
       formatError,

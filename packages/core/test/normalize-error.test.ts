@@ -67,3 +67,41 @@ describe('normalizeError', () => {
     expect(normalizeError(error)).toEqual({ param: undefined, ...expected });
   });
 });
+
+describe('normalizeError: an unreachable database is a 503 with Retry-After', () => {
+  const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+  const unavailable = {
+    status: 503,
+    code: 'database_unavailable',
+    message: 'the database is unavailable; try again shortly',
+    headers: { 'retry-after': '5' },
+  };
+  it.each([
+    ['connection refused', coded('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
+    ['refused on every address', Object.assign(new AggregateError([], ''), { code: 'ECONNREFUSED' })],
+    ['connection reset', coded('ECONNRESET')],
+    ['admin shutdown', coded('57P01', 'terminating connection due to administrator command')],
+    ['crash shutdown', coded('57P02')],
+    ['cannot connect now', coded('57P03', 'the database system is shutting down')],
+    ['too many connections', coded('53300')],
+    ['connection failure (class 08)', coded('08006')],
+    ['connection does not exist (class 08)', coded('08003')],
+    ['lost mid-query', new Error('Connection terminated unexpectedly')],
+    ['connect timeout', new Error('Connection terminated due to connection timeout')],
+    ['pool wait timeout', new Error('timeout exceeded when trying to connect')],
+    ['broken client reused', new Error('Client has encountered a connection error and is not queryable')],
+    ['SQLite busy', coded('SQLITE_BUSY', 'database is locked')],
+  ])('%s', (_name, error) => {
+    expect(normalizeError(error)).toEqual(unavailable);
+  });
+
+  it.each([
+    ['unique violation', coded('23505', 'duplicate key value')],
+    ['syntax error', coded('42601')],
+    ['SQLite constraint', coded('SQLITE_CONSTRAINT_UNIQUE')],
+    ['a message that merely mentions a connection', new Error('user input: Connection terminated unexpectedly')],
+    ['not an Error', { code: 'ECONNREFUSED' }],
+  ])('%s stays a 500', (_name, error) => {
+    expect(normalizeError(error).status).toBe(500);
+  });
+});

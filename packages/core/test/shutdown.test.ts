@@ -1,14 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it, vi } from 'vitest';
 import { closeGracefully, createHttpApp, type ErrorFormatter } from '../src/index.js';
-import { listen, silentLogger } from '../src/testing/index.js';
+import { listen, silentLogger, testHttpConfig } from '../src/testing/index.js';
 
 const formatError: ErrorFormatter = (problem) => ({ statusCode: problem.status, body: { message: problem.message } });
 
 async function appWithSlowRoute(delayMs: number) {
   const app = await createHttpApp({
     service: 'demo',
-    http: { bodyLimit: 1024, corsOrigins: ['*'] },
+    http: testHttpConfig({ bodyLimit: 1024 }),
     logger: silentLogger,
     accessLog: false,
     formatError,

@@ -25,6 +25,14 @@ export const httpFields = (defaultPort: number) => ({
   bodyLimit: z.number().int().positive().default(1_048_576),
   corsOrigins: z.array(z.string()).default(['*']),
   shutdownTimeoutMs: z.number().int().positive().default(10_000),
+  /** Time to receive a whole request, headers and body (not the response: long streams are not cut). */
+  requestTimeoutMs: z.number().int().positive().default(60_000),
+  /** Time to receive the request line and headers (slowloris). */
+  headersTimeoutMs: z.number().int().positive().default(15_000),
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: z.number().int().positive().default(5_000),
+  /** Connections open at once; further ones are closed as they arrive. */
+  maxConnections: z.number().int().positive().default(4096),
 });
 
 export const logSchema = z
@@ -43,4 +51,8 @@ export interface HttpConfig {
   bodyLimit: number;
   corsOrigins: string[];
   shutdownTimeoutMs: number;
+  requestTimeoutMs: number;
+  headersTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  maxConnections: number;
 }

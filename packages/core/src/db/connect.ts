@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { createLogger, type Logger } from '../log/logger.js';
 import { type DatabaseTarget, parseDatabaseUrl } from './url.js';
 
 // COUNT(*) and BIGINT come back as strings from pg by default; our counters fit in a double.
@@ -28,6 +29,30 @@ export interface OpenDatabaseOptions {
   sqlitePragmas?: string[];
   /** PostgreSQL: run-time settings for every connection, e.g. `{ timezone: 'UTC' }`. */
   pgSettings?: Record<string, string>;
+  /** PostgreSQL: how long a query waits for a connection (new or from the full pool) before failing. */
+  connectTimeoutMs?: number;
+  /** Where lost PostgreSQL connections are reported (default: a warn-level logger on stdout). */
+  logger?: Logger;
+}
+
+let fallbackLogger: Logger | undefined;
+
+function defaultLogger(): Logger {
+  fallbackLogger ??= createLogger({ level: 'warn' });
+  return fallbackLogger;
+}
+
+/**
+ * A connection PostgreSQL closes (restart, `pg_terminate_backend`, `idle_session_timeout`) emits `error`
+ * on its client, idle in the pool or checked out between two queries; unheard, that event ends the
+ * process. Heard, the pool drops the client and the next query connects again.
+ */
+function reportLostConnections(pool: pg.Pool, logger: Logger): pg.Pool {
+  const report = (error: Error & { code?: string }) =>
+    logger.warn({ code: error.code, reason: error.message }, 'PostgreSQL connection lost');
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
 }
 
 /**
@@ -78,11 +103,13 @@ function openPostgres(target: Extract<DatabaseTarget, { dialect: 'postgres' }>, 
     ...options.pgSettings,
   };
   const flags = Object.entries(settings).map(([key, value]) => `-c ${key}=${value}`);
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString: target.connectionString,
     max: options.poolSize ?? 10,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
     ...(flags.length ? { options: flags.join(' ') } : {}),
   });
+  return reportLostConnections(pool, options.logger ?? defaultLogger());
 }
 
 /** Opens a Kysely database for a `sqlite:` or `postgres://` URL. */

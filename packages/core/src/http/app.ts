@@ -8,6 +8,8 @@ import Fastify, {
 } from 'fastify';
 import type { HttpConfig } from '../config/fields.js';
 import type { Logger } from '../log/logger.js';
+import { canonicalUrl } from './canonical-url.js';
+import { clientErrorHandler } from './client-error.js';
 import { HttpMetrics } from './metrics.js';
 import { normalizeError } from './normalize-error.js';
 import type { HttpProblem } from './problem.js';
@@ -24,12 +26,18 @@ export interface FormattedError {
   headers?: Record<string, string>;
 }
 
-/** Turns a problem into the service's own error wire format. */
-export type ErrorFormatter = (problem: HttpProblem, request: FastifyRequest) => FormattedError;
+/**
+ * Turns a problem into the service's own error wire format. Errors of the HTTP framing itself come
+ * before there is a request: the formatter then gets only a request id.
+ */
+export type ErrorFormatter = (problem: HttpProblem, request: Pick<FastifyRequest, 'id'>) => FormattedError;
 
 export interface HttpAppOptions {
   service: string;
-  http: Pick<HttpConfig, 'bodyLimit' | 'corsOrigins'>;
+  http: Pick<
+    HttpConfig,
+    'bodyLimit' | 'corsOrigins' | 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'
+  >;
   logger: Logger;
   /** Write one access-log line per request (method, route, status, time; never headers, query or body). */
   accessLog: boolean;
@@ -39,19 +47,43 @@ export interface HttpAppOptions {
 }
 
 /**
- * A Fastify app with Atrium's conventions: request ids, body limit, CORS, JSON errors in the service's
- * format, `/healthz` and Prometheus `/metrics`. Services add their routes to the returned instance.
+ * A Fastify app with Atrium's conventions: one canonical path before routing, request ids, body limit,
+ * timeouts and a connection cap, CORS, JSON errors in the service's format (router and HTTP parser
+ * errors too), `/healthz` and Prometheus `/metrics`. Services add their routes to the returned instance.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
+  const { http } = options;
+  const sendProblem = (problem: HttpProblem, request: FastifyRequest, reply: FastifyReply) => {
+    const formatted = options.formatError(problem, request);
+    if (problem.headers) reply.headers(problem.headers);
+    if (formatted.headers) reply.headers(formatted.headers);
+    const body = typeof formatted.body === 'string' ? formatted.body : JSON.stringify(formatted.body);
+    return reply.code(formatted.statusCode).type('application/json').send(body);
+  };
   const app = Fastify({
     loggerInstance: options.logger.child({ service: options.service }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: options.http.bodyLimit,
+    bodyLimit: http.bodyLimit,
     genReqId: requestIdFrom,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    requestTimeout: http.requestTimeoutMs,
+    keepAliveTimeout: http.keepAliveTimeoutMs,
+    http: {
+      // Node refuses a headers timeout longer than the request timeout; the shorter one bounds both anyway.
+      headersTimeout: Math.min(http.headersTimeoutMs, http.requestTimeoutMs),
+      // Node enforces both timeouts on this tick (default 30 s, which would stretch them by up to that much).
+      connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs, http.requestTimeoutMs),
+    },
+    rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      return sendProblem(normalizeError(error), request, reply);
+    },
+    clientErrorHandler: clientErrorHandler(options.formatError),
   });
+  app.server.maxConnections = http.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
 
   const origins = options.http.corsOrigins;
@@ -79,15 +111,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     done();
   });
 
-  const sendProblem = (problem: HttpProblem, request: FastifyRequest, reply: FastifyReply) => {
-    const formatted = options.formatError(problem, request);
-    if (formatted.headers) reply.headers(formatted.headers);
-    const body = typeof formatted.body === 'string' ? formatted.body : JSON.stringify(formatted.body);
-    return reply.code(formatted.statusCode).type('application/json').send(body);
-  };
   app.setErrorHandler((error, request, reply) => {
     const problem = normalizeError(error);
-    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    if (problem.code === 'database_unavailable') {
+      request.log.warn({ code: (error as { code?: unknown }).code }, 'database unavailable');
+    } else if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendProblem(problem, request, reply);
   });
   app.setNotFoundHandler((request, reply) =>

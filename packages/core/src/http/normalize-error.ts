@@ -1,4 +1,5 @@
 import type { FastifyError } from 'fastify';
+import { databaseUnavailable, isDatabaseUnavailable } from './database-unavailable.js';
 import { HttpError, type HttpProblem } from './problem.js';
 
 interface ValidationIssue {
@@ -32,6 +33,8 @@ const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'body_too_large', message: 'request body is larger than the limit' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'unsupported content-type' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_request', message: 'content-length does not match the body' },
+  FST_ERR_BAD_URL: { code: 'invalid_url', message: 'the URL path has an invalid percent-encoding' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'uri_too_long', message: 'a URL path segment is longer than 500 characters' },
 };
 
 /**
@@ -51,6 +54,7 @@ export function normalizeError(error: unknown): HttpProblem {
   if (error instanceof SyntaxError && (fastifyError.statusCode ?? 0) === 400) {
     return { status: 400, code: 'invalid_json', message: 'request body is not valid JSON' };
   }
+  if (isDatabaseUnavailable(error)) return databaseUnavailable;
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
     return { status, code: 'bad_request', message: fastifyError.message ?? 'bad request' };

@@ -9,6 +9,8 @@ export interface HttpProblem {
   message: string;
   /** The request field at fault, when known (e.g. `body.model`). */
   param?: string | undefined;
+  /** Response headers the problem implies, e.g. `retry-after` on a 503. */
+  headers?: Record<string, string>;
 }
 
 /** Throw this from a handler to answer with a specific status and code. */

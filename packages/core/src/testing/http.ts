@@ -1,7 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { type HttpConfig, httpFields } from '../config/fields.js';
 import { createLogger, type Logger } from '../log/logger.js';
+
+/** The shared HTTP settings with their defaults, for apps built in tests. */
+export function testHttpConfig(overrides: Partial<HttpConfig> = {}): HttpConfig {
+  return { ...z.object(httpFields(0)).parse({}), ...overrides };
+}
 
 /** Listens on an ephemeral loopback port and returns the base URL (no trailing slash). */
 export async function listen(app: FastifyInstance): Promise<string> {

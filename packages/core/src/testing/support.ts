@@ -1,3 +1,4 @@
 // Test and benchmark support without a test framework: benchmark scripts import this directly.
 export { createTestDatabase, postgresAvailable, type TestDatabase, type TestDialect, testPgUrl } from './databases.js';
-export { type CapturedLog, captureLog, listen, silentLogger } from './http.js';
+export { type CapturedLog, captureLog, listen, silentLogger, testHttpConfig } from './http.js';
+export { type RawResponse, rawHttp, rawRequest } from './raw-http.js';
