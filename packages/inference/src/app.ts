@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { Catalogue } from './catalogue.js';
@@ -28,7 +29,14 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
     accessLog: context.accessLog,
     formatError: formatInferenceError,
   });
-  const tenancy = await openTenancy(database.db, config, catalogue.list, context.logger);
+  const tenancy = await openTenancy(
+    database.db,
+    config,
+    catalogue.list,
+    context.logger,
+    Date.now,
+    join(context.dataDir, 'usage-journal'),
+  );
   app.decorate('admission', tenancy.admission);
   app.addHook('onClose', async () => {
     await catalogue.close();

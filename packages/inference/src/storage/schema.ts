@@ -186,6 +186,12 @@ export interface SlotLeaseTable {
   expires: number;
 }
 
+/** The last entry of a process's usage journal that `usage_hourly` already contains. */
+export interface UsageJournalMarkTable {
+  journal: string;
+  seq: number;
+}
+
 export interface InferenceDatabase {
   account: AccountTable;
   project: ProjectTable;
@@ -203,4 +209,5 @@ export interface InferenceDatabase {
   outbox: OutboxTable;
   credit_top_up: CreditTopUpTable;
   inference_slot_lease: SlotLeaseTable;
+  usage_journal_mark: UsageJournalMarkTable;
 }

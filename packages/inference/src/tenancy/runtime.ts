@@ -21,11 +21,13 @@ export async function openTenancy(
   models: readonly ModelConfig[],
   logger: Logger,
   clock: () => number = Date.now,
+  /** Where usage is journalled so that a crash loses none of it (see `usage-recorder.ts`). */
+  usageJournalDir?: string,
 ): Promise<TenancyRuntime> {
   const demo = await ensureDemoData(db, config, new Set(models.map((m) => m.id)), clock());
   if (demo) demoCredentials.set(config, demo);
   const keys = new KeyStore(db, clock);
-  const usage = new UsageRecorder(db, logger);
+  const usage = await UsageRecorder.open(db, logger, usageJournalDir);
   const admission = new Admission(db, keys, usage, logger, clock);
   return {
     keys,

@@ -1,72 +1,108 @@
+import { mkdirSync } from 'node:fs';
 import type { Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { InferenceDatabase } from '../storage/schema.js';
-import { addUsage, type UsageRow } from '../storage/usage.js';
-
-const HOUR_MS = 3_600_000;
+import { addJournalledUsage, dropJournalMark } from '../storage/usage.js';
+import { UsageJournal } from '../storage/usage-journal.js';
 
 /**
- * Aggregates usage in memory as key × model × hour counters and adds them to the database in one batch
- * per interval (and on close). Nothing about a request but these counts is kept.
+ * Records each settled request in this process's local journal (see `usage-journal.ts`) and adds the
+ * journal to the database's key × model × hour counters in one batch per interval (and on close). At
+ * start, and at every `orphanScanMs`, the journals of processes that died on this data directory are added
+ * too, so the history holds every request whose response ended, kill -9 or not. Nothing about a request
+ * but these counts is kept.
  */
 export class UsageRecorder {
-  private pending = new Map<string, UsageRow>();
+  private readonly journal: UsageJournal;
   private readonly timer: NodeJS.Timeout;
+  private readonly orphanTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** The last journal entry the database has. */
+  private flushed = 0;
 
+  /** `journalDir`: where journals live (created if its parent exists); without it, nothing survives a crash. */
   constructor(
     private readonly db: Kysely<InferenceDatabase>,
     private readonly logger: Logger,
     intervalMs = 1_000,
+    private readonly journalDir?: string,
+    orphanScanMs = 60_000,
   ) {
+    this.journal = UsageJournal.create(journalDir);
     this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();
+    if (journalDir !== undefined) {
+      this.orphanTimer = setInterval(() => void this.addOrphans(), orphanScanMs);
+      this.orphanTimer.unref();
+    }
+  }
+
+  /** A recorder journalling under `dir`, after adding what dead processes left there; in memory if `dir` cannot be made. */
+  static async open(db: Kysely<InferenceDatabase>, logger: Logger, dir: string | undefined): Promise<UsageRecorder> {
+    let journalDir = dir;
+    if (dir !== undefined) {
+      try {
+        mkdirSync(dir, { recursive: false });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+          logger.warn({ err: error }, 'no usage journal: usage of the last second before a crash would be lost');
+          journalDir = undefined;
+        }
+      }
+    }
+    const recorder = new UsageRecorder(db, logger, 1_000, journalDir);
+    await recorder.addOrphans();
+    return recorder;
   }
 
   record(keyId: string, model: string, at: number, promptTokens: number, completionTokens: number, credits: number) {
-    const hour = at - (at % HOUR_MS);
-    this.merge({
-      key_id: keyId,
-      model,
-      hour,
-      requests: 1,
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      credits,
-    });
-  }
-
-  private merge(row: UsageRow): void {
-    const id = `${row.key_id}\n${row.model}\n${row.hour}`;
-    const existing = this.pending.get(id);
-    if (!existing) {
-      this.pending.set(id, row);
-      return;
+    try {
+      this.journal.append(keyId, model, at, promptTokens, completionTokens, credits);
+    } catch (error) {
+      this.logger.error({ err: error }, 'journalling usage failed; this request is not in the usage history');
     }
-    existing.requests += row.requests;
-    existing.prompt_tokens += row.prompt_tokens;
-    existing.completion_tokens += row.completion_tokens;
-    existing.credits += row.credits;
   }
 
-  /** Writes what has accumulated; a failed batch is merged back and retried at the next flush. */
+  /** Adds the journal to the database; what fails stays in the journal for the next flush. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
-      if (this.pending.size === 0) return;
-      const batch = this.pending;
-      this.pending = new Map();
+      if (this.journal.latest() <= this.flushed) return;
       try {
-        await addUsage(this.db, [...batch.values()]);
+        this.flushed = await addJournalledUsage(this.db, this.journal.id, (mark) => this.journal.after(mark));
+        this.journal.forget(this.flushed);
       } catch (error) {
-        this.logger.warn({ err: error, rows: batch.size }, 'usage flush failed; retrying');
-        for (const row of batch.values()) this.merge(row);
+        this.logger.warn({ err: error }, 'usage flush failed; retrying');
       }
     });
     return this.flushing;
   }
 
+  /** Adds and removes the journals of dead processes in the journal directory. */
+  private async addOrphans(): Promise<void> {
+    if (this.journalDir === undefined) return;
+    try {
+      for (const orphan of UsageJournal.orphans(this.journalDir, Date.now())) {
+        try {
+          await addJournalledUsage(this.db, orphan.id, (mark) => orphan.after(mark));
+        } catch (error) {
+          orphan.close(false);
+          throw error;
+        }
+        orphan.close(true);
+        await dropJournalMark(this.db, orphan.id);
+        this.logger.info({ journal: orphan.id }, 'added the usage journal of a stopped process');
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'adding usage journals of stopped processes failed; retrying later');
+    }
+  }
+
   async close(): Promise<void> {
     clearInterval(this.timer);
+    clearInterval(this.orphanTimer);
     await this.flush();
+    const complete = this.journal.latest() === 0;
+    this.journal.close(complete);
+    if (complete) await dropJournalMark(this.db, this.journal.id);
   }
 }
