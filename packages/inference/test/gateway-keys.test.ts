@@ -18,8 +18,8 @@ const OTHER = 'acme/other';
 const messages = [{ role: 'user' as const, content: 'hi' }];
 // biome-ignore lint/suspicious/noExplicitAny: response bodies checked field by field
 const json = async (response: Response): Promise<any> => response.json();
-/** The gateway's estimate for `messages` (8 + 8 + 2 bytes) plus max_tokens 16. */
-const RESERVED = 34;
+/** The gateway's estimate for `messages` (8 + 8 + 4 + 2 bytes: template, role, content) plus max_tokens 16. */
+const RESERVED = 38;
 
 describeEachDialect('API keys through the gateway', ({ dialect, url }) => {
   const cleanup: Array<() => Promise<unknown>> = [];
@@ -131,7 +131,7 @@ describeEachDialect('API keys through the gateway', ({ dialect, url }) => {
     expect(error.code).toBe('insufficient_quota');
     expect(error.type).toBe('insufficient_quota');
     expect(error.message).toMatch(
-      /0 of 20 tokens used in the current period, this request reserves 34\. The budget resets at \S+Z\./,
+      /0 of 20 tokens used in the current period, this request reserves 38\. The budget resets at \S+Z\./,
     );
     expect(calls).toBe(1);
     expect(upstream.requests).toEqual([]);

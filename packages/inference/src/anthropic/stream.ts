@@ -88,6 +88,11 @@ export class AnthropicStream {
 
   constructor(private readonly options: AnthropicStreamOptions) {}
 
+  /** Whether the upstream has reported usage yet. */
+  get usageReported(): boolean {
+    return this.hasUsage;
+  }
+
   /** The latest usage the upstream reported (running totals), for accounting even when the client left early. */
   get usage(): AnthropicUsage {
     return {

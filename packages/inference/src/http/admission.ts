@@ -17,20 +17,32 @@ export interface ServedUsage {
   output_tokens?: number;
 }
 
-/** Usage from the raw JSON of a usage object (what the SSE relay keeps); zero when unreadable. */
-export function parseUsage(raw: string | undefined): ServedUsage {
-  if (!raw) return {};
+/** Usage from the raw JSON of a usage object (what the SSE relay keeps); undefined when none or unreadable. */
+export function parseUsage(raw: string | undefined): ServedUsage | undefined {
+  if (!raw) return undefined;
   try {
     return JSON.parse(raw) as ServedUsage;
   } catch {
-    return {};
+    return undefined;
   }
 }
+
+/** The usage object of an upstream JSON answer, if it has one. */
+export function reportedUsage(body: unknown): ServedUsage | undefined {
+  const usage = typeof body === 'object' && body !== null ? (body as { usage?: unknown }).usage : undefined;
+  return typeof usage === 'object' && usage !== null ? (usage as ServedUsage) : undefined;
+}
+
+/** A token count the upstream reported; anything but a non-negative number counts as zero. */
+const count = (value: unknown): number => (typeof value === 'number' && value >= 0 ? value : 0);
 
 /** A request's ticket; the usage it reports when the response is over (complete, failed or abandoned). */
 export interface AdmittedRequest {
   ticket: Ticket;
-  /** Set the usage served so far; read when the response closes. */
+  /**
+   * Marks the response as served and sets how to read its usage when it closes (undefined: the model server
+   * reported none). Nothing is charged for a request that never calls it.
+   */
   served: (usage: () => ServedUsage | undefined) => void;
 }
 
@@ -38,7 +50,8 @@ export interface AdmittedRequest {
  * Admission for a generation route (chat, embeddings, messages): the key must allow the model, and the
  * estimated prompt plus `maxOutput` is reserved atomically. A refusal throws (with its 429 headers set on
  * the reply). The reservation is settled when the response closes — finished, failed, or abandoned by the
- * client — with the last usage the route reported.
+ * client — with the last usage the route reported; without any, a finished response is charged its
+ * reservation and an abandoned one its prompt.
  */
 export async function admit(
   request: FastifyRequest,
@@ -55,15 +68,18 @@ export async function admit(
     throw error;
   }
   reply.headers(ticket.headers);
-  let usage: () => ServedUsage | undefined = () => undefined;
+  let read: (() => ServedUsage | undefined) | undefined;
   reply.raw.once('close', () => {
-    const u = usage() ?? {};
-    ticket.settle(u.prompt_tokens ?? u.input_tokens ?? 0, u.completion_tokens ?? u.output_tokens ?? 0);
+    if (!read) return ticket.settle(0, 0);
+    const u = read();
+    if (u)
+      return ticket.settle(count(u.prompt_tokens ?? u.input_tokens), count(u.completion_tokens ?? u.output_tokens));
+    ticket.settle(ticket.reserved.prompt, reply.raw.writableFinished ? ticket.reserved.output : 0);
   });
   return {
     ticket,
-    served: (read) => {
-      usage = read;
+    served: (usage) => {
+      read = usage;
     },
   };
 }

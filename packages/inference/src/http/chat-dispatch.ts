@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalogue, ServedModel } from '../catalogue.js';
 import type { UpstreamResponse } from '../router/upstream-group.js';
 import { allowsModel } from '../tenancy/active-key.js';
-import { effectiveMaxOutput, estimateChatPromptTokens } from '../tenancy/estimate.js';
+import { reservedOutputTokens, reservedPromptTokens } from '../tenancy/estimate.js';
 import type { ChatRequest } from '../wire/chat.js';
 import { validateChatRequest } from '../wire/chat-validation.js';
 import { toUpstreamChatBody } from '../wire/upstream-request.js';
@@ -39,8 +39,9 @@ export async function dispatchChat(
   allowedMediaHosts: ReadonlySet<string>,
 ): Promise<ChatDispatch> {
   validateChatRequest(chat, served.config, allowedMediaHosts);
-  const promptEstimate = estimateChatPromptTokens(chat);
-  const maxOutput = effectiveMaxOutput(chat, promptEstimate, served.config.contextLength);
+  const { contextLength } = served.config;
+  const promptEstimate = reservedPromptTokens(chat, contextLength);
+  const maxOutput = reservedOutputTokens(chat, contextLength);
   const admitted = await admit(request, reply, served.config, promptEstimate, maxOutput);
   const signal = clientGone(reply);
   const upstream = await served.group.dispatch({

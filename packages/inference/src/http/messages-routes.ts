@@ -12,7 +12,10 @@ import {
   messagesRequestSchema,
 } from '../anthropic/wire.js';
 import type { Catalogue } from '../catalogue.js';
-import type { ServedUsage } from './admission.js';
+import { estimateChatPromptTokens } from '../tenancy/estimate.js';
+import { checkPromptFits } from '../wire/input-size.js';
+import { checkJsonDepth } from '../wire/json-depth.js';
+import { admit, reportedUsage, type ServedUsage } from './admission.js';
 import { dispatchChat, servedModelFor } from './chat-dispatch.js';
 import { clientGone, readUpstreamJson, relayStream, throwUpstreamError } from './upstream-io.js';
 
@@ -23,11 +26,18 @@ const billable = (usage: AnthropicUsage): ServedUsage => ({
 });
 
 /**
+ * What `count_tokens` reserves: it is free, but only for a key with a token left in its budget, and it takes a
+ * request of the per-minute limits and a concurrency slot like any other request.
+ */
+const COUNT_TOKENS_PROBE = 1;
+
+/**
  * Anthropic's Messages API (`/v1/messages`, `/v1/messages/count_tokens`) translated onto the same upstreams as
  * `/v1/chat/completions`, plus the `HEAD /` probe of Claude Code. The routes live in their own encapsulated
  * plugin so that every error on them, authentication included, answers in Anthropic's envelope with a
  * `request-id` header. Keys, model allowlists, budgets and accounting apply as on `/v1/chat/completions`;
- * `count_tokens` is free (checked against the allowlist only).
+ * `count_tokens` is free but admitted like the others (see `COUNT_TOKENS_PROBE`), and a prompt that cannot fit
+ * the context is refused before the model server tokenises it.
  */
 export function registerMessagesRoutes(
   app: FastifyInstance,
@@ -55,6 +65,7 @@ export function registerMessagesRoutes(
 
     scope.post('/v1/messages', { schema: { body: messagesRequestSchema } }, async (request, reply) => {
       const body = request.body as MessagesRequest;
+      checkJsonDepth(body);
       const served = servedModelFor(catalogue, request, body.model);
       validateMessages(body, { model: served.config, allowedMediaHosts });
       const chat = toChatRequest(body);
@@ -66,8 +77,9 @@ export function registerMessagesRoutes(
         allowedMediaHosts,
       );
       if (body.stream !== true) {
-        const message = toAnthropicMessage(await readUpstreamJson(upstream, signal), body.model, body.stop_sequences);
-        admitted.served(() => billable(message.usage));
+        const raw = await readUpstreamJson(upstream, signal);
+        const message = toAnthropicMessage(raw, body.model, body.stop_sequences);
+        admitted.served(() => reportedUsage(raw) && billable(message.usage));
         return reply.type('application/json').send(JSON.stringify(message));
       }
       const stream = new AnthropicStream({
@@ -75,16 +87,20 @@ export function registerMessagesRoutes(
         stopSequences: body.stop_sequences,
         estimatedInputTokens: promptEstimate,
       });
-      admitted.served(() => billable(stream.usage));
+      admitted.served(() => (stream.usageReported ? billable(stream.usage) : undefined));
       relayStream(reply, upstream, stream, catalogue.streamKeepaliveMs);
       return reply;
     });
 
     scope.post('/v1/messages/count_tokens', { schema: { body: countTokensRequestSchema } }, async (request, reply) => {
       const body = request.body as CountTokensRequest;
+      checkJsonDepth(body);
       const served = servedModelFor(catalogue, request, body.model);
       validateMessages(body, { model: served.config, allowedMediaHosts });
-      const { messages, tools, chat_template_kwargs } = toChatPrompt(body);
+      const prompt = toChatPrompt(body);
+      checkPromptFits(estimateChatPromptTokens(prompt), served.config.contextLength, 'messages');
+      await admit(request, reply, served.config, COUNT_TOKENS_PROBE, 0);
+      const { messages, tools, chat_template_kwargs } = prompt;
       const signal = clientGone(reply);
       const upstream = await served.group.dispatch({
         path: '/tokenize',

@@ -60,9 +60,11 @@ export class Ticket {
     private readonly model: ModelConfig,
     /** `x-ratelimit-*` headers of the resource's per-minute limits, for the response. */
     readonly headers: Record<string, string>,
+    /** The prompt and output reserved. */
+    readonly reserved: { prompt: number; output: number },
   ) {}
 
-  /** Replaces the reservation by the actual use (zero if nothing was served) and records it. */
+  /** Replaces the reservation by the actual use (zero if nothing was served, at most the reservation) and records it. */
   settle(promptTokens: number, completionTokens: number): void {
     if (this.settled) return;
     this.settled = true;
@@ -103,7 +105,7 @@ export class Admission {
     private readonly db: Kysely<InferenceDatabase>,
     private readonly keys: KeyStore,
     private readonly usage: UsageRecorder,
-    logger: Logger,
+    private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
   ) {
     this.keyBudgets = new LeasedCounters(
@@ -167,16 +169,30 @@ export class Admission {
         { 'retry-after': '1' },
       );
     }
-    return new Ticket(this, r, model, this.rateLimitHeaders(r, now));
+    return new Ticket(this, r, model, this.rateLimitHeaders(r, now), {
+      prompt: request.promptEstimate,
+      output: request.maxOutput,
+    });
   }
 
-  /** Called by `Ticket.settle`. */
+  /**
+   * Called by `Ticket.settle`. The reservation is an upper bound of what a request can use, so a model server
+   * reporting more (media beyond their allowance, a template longer than estimated) is charged the reservation:
+   * a key's period never passes its budget, nor a resource its credits.
+   */
   settle(r: Reservation, model: ModelConfig, promptTokens: number, completionTokens: number): void {
     if (r.slot) this.slots.release(r.resourceId);
-    const credits = chargeOf(model.pricing, promptTokens, completionTokens);
-    if (promptTokens + completionTokens > 0)
-      this.usage.record(r.keyId, model.id, this.clock(), promptTokens, completionTokens, credits);
-    this.giveBack(r, promptTokens + completionTokens, credits);
+    const prompt = Math.min(promptTokens, r.tokens);
+    const completion = Math.min(completionTokens, r.tokens - prompt);
+    const credits = Math.min(chargeOf(model.pricing, prompt, completion), r.credits);
+    if (prompt + completion < promptTokens + completionTokens) {
+      this.logger.warn(
+        { keyId: r.keyId, model: model.id, reserved: r.tokens, reported: promptTokens + completionTokens },
+        'a model server reported more usage than the request reserved; charged the reservation',
+      );
+    }
+    if (prompt + completion > 0) this.usage.record(r.keyId, model.id, this.clock(), prompt, completion, credits);
+    this.giveBack(r, prompt + completion, credits);
   }
 
   /** Returns the difference between a reservation and the actual use to the leases. */

@@ -1,45 +1,72 @@
-import type { ChatMessage, ChatRequest } from '../wire/chat.js';
-import { requestedOutputTokens } from '../wire/chat.js';
+import type { ChatMessage, ChatRequest, ContentPart } from '../wire/chat.js';
+import { requestedChoices, requestedOutputTokens } from '../wire/chat.js';
+import { classifyPart } from '../wire/content-parts.js';
 import { type EmbeddingInput, embeddingItems } from '../wire/embeddings.js';
 
 /** Chat-template tokens around each message (role markers, separators), generously. */
 const PER_MESSAGE = 8;
 /** An image, audio or video part: vision encoders produce up to a couple of thousand tokens. */
-const PER_MEDIA_PART = 2048;
+export const PER_MEDIA_PART = 2048;
+/** A chat template's instructions around the tool definitions (Qwen3's are about 400 bytes). */
+const TOOL_INSTRUCTIONS = 512;
+/** Request fields besides messages and tools that can reach the prompt or its decoding, counted as their JSON. */
+const RENDERED_FIELDS = ['tool_choice', 'response_format', 'documents', 'chat_template_kwargs'] as const;
 
-function messageBytes(message: ChatMessage): number {
-  const content = message.content;
-  if (typeof content === 'string') return Buffer.byteLength(content);
-  if (!Array.isArray(content)) return 0;
+const jsonBytes = (value: unknown): number =>
+  value === undefined || value === null ? 0 : Buffer.byteLength(JSON.stringify(value));
+
+const valueBytes = (value: unknown): number =>
+  typeof value === 'string' ? Buffer.byteLength(value) : jsonBytes(value);
+
+function partTokens(part: ContentPart): number {
+  const classified = classifyPart(part);
+  if ('modality' in classified && classified.modality !== 'text') return PER_MEDIA_PART;
   let total = 0;
-  for (const part of content)
-    total += typeof part.text === 'string' ? Buffer.byteLength(part.text) : part.type === 'text' ? 0 : PER_MEDIA_PART;
+  for (const key in part) total += valueBytes(part[key]);
+  return total;
+}
+
+/** Every field a template may render: text as its bytes, media parts at their allowance, the rest as JSON. */
+function messageTokens(message: ChatMessage): number {
+  let total = PER_MESSAGE;
+  for (const key in message) {
+    const value = message[key];
+    if (key === 'content' && Array.isArray(value)) for (const part of value as ContentPart[]) total += partTokens(part);
+    else total += valueBytes(value);
+  }
   return total;
 }
 
 /**
  * An upper estimate of a chat request's prompt tokens without a tokenizer: byte-level BPE tokenizers never
- * produce more tokens than UTF-8 bytes, plus the template's tokens per message and tool definitions.
+ * produce more tokens than UTF-8 bytes, so every string a template can render counts its bytes (structured
+ * fields their JSON), plus the template's tokens per message and around tools, and each media part its allowance.
  */
 export function estimateChatPromptTokens(request: ChatRequest): number {
   let total = PER_MESSAGE;
-  for (const message of request.messages) total += PER_MESSAGE + messageBytes(message);
-  if (Array.isArray(request.tools) && request.tools.length > 0)
-    total += Buffer.byteLength(JSON.stringify(request.tools));
+  for (const message of request.messages) total += messageTokens(message);
+  if (Array.isArray(request.tools) && request.tools.length > 0) total += TOOL_INSTRUCTIONS + jsonBytes(request.tools);
+  for (const field of RENDERED_FIELDS) total += jsonBytes(request[field]);
   return total;
 }
 
-/** The output a chat request may produce: its `max_tokens`, else whatever the context leaves after the prompt. */
-export function effectiveMaxOutput(request: ChatRequest, promptEstimate: number, contextLength: number): number {
-  const room = Math.max(0, contextLength - promptEstimate);
-  const requested = requestedOutputTokens(request);
-  return requested === undefined ? room : Math.min(requested, room);
+/** The prompt a chat request reserves: its estimate, at most the context length (the model server refuses longer). */
+export function reservedPromptTokens(request: ChatRequest, contextLength: number): number {
+  return Math.min(estimateChatPromptTokens(request), contextLength);
 }
 
-/** Embedding inputs: token arrays count exactly, texts by their UTF-8 bytes. */
-export function estimateEmbeddingTokens(input: EmbeddingInput): number {
+/**
+ * The most output a chat request can produce: `n` choices of its `max_completion_tokens`/`max_tokens`, else of
+ * the context length (without a limit each choice may use what the prompt leaves, and the prompt may be short).
+ */
+export function reservedOutputTokens(request: ChatRequest, contextLength: number): number {
+  return requestedChoices(request) * Math.min(requestedOutputTokens(request) ?? contextLength, contextLength);
+}
+
+/** Embedding inputs: token arrays count exactly, texts by their UTF-8 bytes; each at most the context length. */
+export function estimateEmbeddingTokens(input: EmbeddingInput, contextLength: number): number {
   let total = 0;
   for (const item of embeddingItems(input))
-    total += typeof item === 'string' ? Buffer.byteLength(item) + 2 : item.length;
+    total += Math.min(typeof item === 'string' ? Buffer.byteLength(item) + 2 : item.length, contextLength);
   return total;
 }

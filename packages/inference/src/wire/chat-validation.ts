@@ -71,6 +71,31 @@ function checkTools(request: ChatRequest, model: ModelConfig): void {
   }
 }
 
+/**
+ * Request fields whose cost the gateway cannot bound: `best_of` generates answers that are never returned (and
+ * current vLLM refuses it), and a request's own `chat_template` can render any prompt from the messages (vLLM
+ * refuses it too unless started with --trust-request-chat-template).
+ */
+function checkUnboundedFields(request: ChatRequest): void {
+  const bestOf = request.best_of;
+  if (bestOf !== undefined && bestOf !== null && bestOf !== 1) {
+    throw new HttpError(
+      400,
+      'invalid_request',
+      '`best_of` is not supported: it generates answers that are never returned. Use `n` for several choices.',
+      'best_of',
+    );
+  }
+  if (request.chat_template !== undefined && request.chat_template !== null) {
+    throw new HttpError(
+      400,
+      'invalid_request',
+      '`chat_template` is not accepted: the model server renders prompts with its own template.',
+      'chat_template',
+    );
+  }
+}
+
 function checkContextLength(request: ChatRequest, model: ModelConfig): void {
   const prompt = estimatePromptTokens(request);
   const output = requestedOutputTokens(request) ?? 0;
@@ -93,6 +118,7 @@ export function validateChatRequest(request: ChatRequest, model: ModelConfig, al
       'stream_options',
     );
   }
+  checkUnboundedFields(request);
   checkTools(request, model);
   checkContent(request, model, allowedHosts);
   checkContextLength(request, model);

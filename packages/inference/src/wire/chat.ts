@@ -25,6 +25,7 @@ export interface ChatRequest {
   stream_options?: StreamOptions | null;
   max_tokens?: number | null;
   max_completion_tokens?: number | null;
+  n?: number | null;
   tools?: unknown[] | null;
   tool_choice?: unknown;
   [key: string]: unknown;
@@ -33,6 +34,11 @@ export interface ChatRequest {
 /** The output allowance a request asks for (`max_completion_tokens` wins, as in vLLM). */
 export function requestedOutputTokens(request: ChatRequest): number | undefined {
   return request.max_completion_tokens ?? request.max_tokens ?? undefined;
+}
+
+/** The choices a request asks for (`n`), each of which may use the whole output allowance. */
+export function requestedChoices(request: ChatRequest): number {
+  return request.n ?? 1;
 }
 
 /** Fastify JSON schema of the chat body: typed known fields, vLLM extras allowed through. */
