@@ -1,2 +1,3 @@
 export { type DialectContext, describeEachDialect } from './dual-dialect.js';
+export { expectRidesOutOutage } from './outage-expectations.js';
 export * from './support.js';
