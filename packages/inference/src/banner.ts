@@ -1,6 +1,9 @@
 import type { InferenceConfig } from './config.js';
 import { demoCredentials } from './tenancy/demo.js';
 
+/** A configured secret on every later start: enough to recognise it, too little to use it. */
+const masked = (secret: string) => `${secret.slice(0, 3)}…${secret.slice(-4)}`;
+
 /** The start banner: the API root, what is being served, and how to authenticate. */
 export function describeInference(config: InferenceConfig, baseUrl: string): string {
   const lines = [`${baseUrl}/v1/  (OpenAI-compatible: /v1/models, /v1/chat/completions, /v1/embeddings)`];
@@ -22,10 +25,10 @@ export function describeInference(config: InferenceConfig, baseUrl: string): str
       `              demo account: ${demo.account.email}  password: ${demo.account.password}   (web UI: ${baseUrl}/ui/)`,
     );
   }
-  if (demo?.key) {
-    lines.push(
-      `              demo API key: ${demo.key}   (shown once unless ATRIUM_DEMO_KEY sets it; ATRIUM_DEMO=0 skips the demo data)`,
-    );
+  if (demo?.key && demo.account) {
+    lines.push(`              demo API key: ${demo.key}   (shown once; ATRIUM_DEMO=0 skips the demo data)`);
+  } else if (demo?.key) {
+    lines.push(`              demo API key: ${masked(demo.key)}   (set by ATRIUM_DEMO_KEY or inference.auth.demoKey)`);
   }
   return lines.join('\n');
 }

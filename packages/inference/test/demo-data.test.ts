@@ -27,7 +27,7 @@ describe('first-start demo data', () => {
     return { banner, modelsStatus: models.statusCode };
   }
 
-  it('creates a demo account and key once, prints the password once, and follows ATRIUM_DEMO_KEY later', async () => {
+  it('creates a demo account and key once, prints both once, and follows ATRIUM_DEMO_KEY later (masked)', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'atrium-demo-'));
     dirs.push(dataDir);
     const first = await start(dataDir, { demoKey: 'sk-first-demo-key' });
@@ -36,7 +36,8 @@ describe('first-start demo data', () => {
     expect(first.modelsStatus).toBe(200);
     const again = await start(dataDir, { demoKey: 'sk-second-demo-key' });
     expect(again.banner).not.toContain('password');
-    expect(again.banner).toContain('demo API key: sk-second-demo-key');
+    expect(again.banner).toContain('demo API key: sk-…-key ');
+    expect(again.banner).not.toContain('sk-second-demo-key');
     expect(again.modelsStatus).toBe(200);
     expect((await start(dataDir, { demoKey: 'sk-first-demo-key' })).modelsStatus).toBe(200);
   });

@@ -6,7 +6,9 @@ import { atriumConfigSchema } from '../config.js';
 import { UsageError } from '../usage.js';
 
 export const INFERENCE_ADMIN_USAGE = `usage (each also takes --json, --config FILE, --data-dir DIR):
-  atrium inference create-account --email E --name N [--password P] [--admin]
+  atrium inference create-account --email E --name N [--password-stdin | --password P] [--admin]
+      (without either: ATRIUM_INFERENCE_PASSWORD, else a random password printed once;
+       --password shows the password to every user of the machine in the process list)
   atrium inference create-project --name N [--organisation O]
   atrium inference add-member --project P --email E --role pi|deputy|member
   atrium inference add-grant --project P --start DATE --end DATE
@@ -44,6 +46,7 @@ const OPTIONS = {
   email: { type: 'string' },
   name: { type: 'string' },
   password: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
   admin: { type: 'boolean' },
   organisation: { type: 'string' },
   project: { type: 'string' },
@@ -90,13 +93,33 @@ function date(values: Values, name: keyof Values): number {
   return value;
 }
 
-function run(ops: OperatorCommands, command: string, values: Values, models: ReadonlySet<string>): Promise<unknown> {
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text;
+}
+
+/** The new account's password: from stdin, `--password` or `ATRIUM_INFERENCE_PASSWORD`; undefined: a random one. */
+async function newPassword(values: Values): Promise<string | undefined> {
+  if (!values['password-stdin']) return values.password ?? (process.env.ATRIUM_INFERENCE_PASSWORD || undefined);
+  if (values.password !== undefined) throw new UsageError('--password and --password-stdin exclude each other');
+  const password = (await readStdin()).replace(/\r?\n$/, '');
+  if (password === '') throw new UsageError('--password-stdin read an empty password');
+  return password;
+}
+
+async function run(
+  ops: OperatorCommands,
+  command: string,
+  values: Values,
+  models: ReadonlySet<string>,
+): Promise<unknown> {
   switch (command) {
     case 'create-account':
       return ops.createAccount(
         required(values, 'email'),
         required(values, 'name'),
-        values.password,
+        await newPassword(values),
         values.admin === true,
       );
     case 'create-project':
