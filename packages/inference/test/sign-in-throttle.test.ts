@@ -105,15 +105,35 @@ describe('FailureThrottle (3 failures in 10 minutes)', () => {
   });
 });
 
-describe('SignInThrottle (5 per email, 20 per client address, 15 minutes)', () => {
+describe('SignInThrottle (15 minutes: 5 per email and client address, 25 per email, 20 per client address)', () => {
   type Attempt = [email: string, address: string, ok: boolean];
   const fails = (n: number, email: string, address: string): Attempt[] =>
     Array.from({ length: n }, () => [email, address, false]);
+  /** `perAddress` failures on `email` from each of `addresses` addresses ip1, ip2, … */
+  const spread = (email: string, addresses: number, perAddress: number): Attempt[] =>
+    Array.from({ length: addresses }, (_, i) => fails(perAddress, email, `ip${i + 1}`)).flat();
   const cases: Array<{ name: string; attempts: Attempt[]; check: [string, string]; refused: boolean }> = [
     { name: '4 failures on an email', attempts: fails(4, 'a', 'ip1'), check: ['a', 'ip1'], refused: false },
     { name: '5 failures on an email', attempts: fails(5, 'a', 'ip1'), check: ['a', 'ip1'], refused: true },
-    { name: 'the email from another address', attempts: fails(5, 'a', 'ip1'), check: ['a', 'ip2'], refused: true },
+    {
+      name: 'the email from another address is not locked out',
+      attempts: fails(5, 'a', 'ip1'),
+      check: ['a', 'ip2'],
+      refused: false,
+    },
     { name: 'another email from that address', attempts: fails(5, 'a', 'ip1'), check: ['b', 'ip1'], refused: false },
+    {
+      name: '24 failures on an email from 6 addresses',
+      attempts: spread('a', 6, 4),
+      check: ['a', 'ip9'],
+      refused: false,
+    },
+    {
+      name: '25 failures on an email from 5 addresses',
+      attempts: spread('a', 5, 5),
+      check: ['a', 'ip9'],
+      refused: true,
+    },
     {
       name: '20 failures from one address over several emails',
       attempts: ['a', 'b', 'c', 'd', 'e'].flatMap((e) => fails(4, e, 'ip1')),
@@ -121,9 +141,15 @@ describe('SignInThrottle (5 per email, 20 per client address, 15 minutes)', () =
       refused: true,
     },
     {
-      name: 'success clears the email',
+      name: 'success clears the email from that address',
       attempts: [...fails(4, 'a', 'ip1'), ['a', 'ip1', true], ...fails(4, 'a', 'ip1')],
       check: ['a', 'ip1'],
+      refused: false,
+    },
+    {
+      name: 'success clears the email overall',
+      attempts: [...spread('a', 6, 4), ['a', 'ip9', true], ...fails(4, 'a', 'ip8')],
+      check: ['a', 'ip9'],
       refused: false,
     },
     {
@@ -140,7 +166,7 @@ describe('SignInThrottle (5 per email, 20 per client address, 15 minutes)', () =
   it.each(cases)('$name', ({ attempts, check, refused }) => {
     const throttle = new SignInThrottle();
     for (const [email, address, ok] of attempts) {
-      if (ok) throttle.succeeded(email);
+      if (ok) throttle.succeeded(email, address);
       else throttle.failed(email, address, 0);
     }
     expect(throttle.retryAfterMs(check[0], check[1], MIN) > 0).toBe(refused);

@@ -48,26 +48,38 @@ export class FailureThrottle {
 const WINDOW_MS = 15 * 60_000;
 
 /**
- * Password sign-in throttling: 5 failures for one email address, or 20 from one client address, within 15 minutes
- * refuse further attempts until the window frees up. Unknown email addresses count like known ones, so the
- * refusal tells nothing about which accounts exist. A successful sign-in clears its email address's failures;
- * the client address's stay, or one valid account would let its owner keep guessing others' passwords.
+ * Password sign-in throttling within 15 minutes: 5 failures for one email address from one client address
+ * refuse that pair, 25 for one email address from anywhere refuse the email, and 20 from one client address
+ * refuse the address. So one client cannot lock an account's owner out (that takes 25 failures from at least
+ * 5 addresses), while guessing one account's password stays slow from anywhere. Unknown email addresses
+ * count like known ones, so the refusal tells nothing about which accounts exist. A successful sign-in
+ * clears its email address's failures, from its client address and overall; the client address's own
+ * failures stay, or one valid account would let its owner keep guessing others' passwords.
  */
 export class SignInThrottle {
-  readonly accounts = new FailureThrottle(5, WINDOW_MS);
-  /** Higher: many people can share one address behind a NAT. */
+  readonly attempts = new FailureThrottle(5, WINDOW_MS);
+  readonly accounts = new FailureThrottle(25, WINDOW_MS);
+  /** Higher than per pair: many people can share one address behind a NAT. */
   readonly addresses = new FailureThrottle(20, WINDOW_MS);
 
   retryAfterMs(email: string, address: string, now: number): number {
-    return Math.max(this.accounts.retryAfterMs(email, now), this.addresses.retryAfterMs(address, now));
+    return Math.max(
+      this.attempts.retryAfterMs(pair(email, address), now),
+      this.accounts.retryAfterMs(email, now),
+      this.addresses.retryAfterMs(address, now),
+    );
   }
 
   failed(email: string, address: string, now: number): void {
+    this.attempts.recordFailure(pair(email, address), now);
     this.accounts.recordFailure(email, now);
     this.addresses.recordFailure(address, now);
   }
 
-  succeeded(email: string): void {
+  succeeded(email: string, address: string): void {
+    this.attempts.reset(pair(email, address));
     this.accounts.reset(email);
   }
 }
+
+const pair = (email: string, address: string) => `${email}\n${address}`;

@@ -202,7 +202,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
           throttle.failed(email, request.ip, now);
           return renderHome(request, reply, undefined, { error: 'Wrong email or password.', status: 401 });
         }
-        throttle.succeeded(email);
+        throttle.succeeded(email, request.ip);
         await sessions.start(request, reply, { accountId: account.id });
         return reply.redirect('/ui/', 303);
       });
