@@ -1,5 +1,6 @@
 import { internalError } from './errors.js';
 import { escapeLike } from './full-type.js';
+import { checkFilterDepth, checkInteger, checkPathLength, TermBudget } from './querybuilder-limits.js';
 
 /**
  * AiiDA's `QueryBuilder.as_dict()` payload, validated into a plan the storage layer compiles to one
@@ -218,14 +219,22 @@ function nodeTypeCondition(entityType: unknown): QbCondition[] {
   return conditions.length === 1 ? conditions : [{ or: conditions }];
 }
 
-function parseFilters(spec: unknown, entity: Entity | 'link', tag: string): QbCondition[] {
+function parseFilters(
+  spec: unknown,
+  entity: Entity | 'link',
+  tag: string,
+  budget: TermBudget,
+  depth = 0,
+): QbCondition[] {
+  checkFilterDepth(depth, tag);
   if (spec === undefined || spec === null) return [];
   if (!isObject(spec)) throw internalError(`filters of tag ${tag} must be a dictionary`);
   const conditions: QbCondition[] = [];
   for (const [key, value] of Object.entries(spec)) {
     if (key === 'and' || key === 'or') {
       if (!Array.isArray(value)) throw internalError(`'${key}' of tag ${tag} must be a list`);
-      const parts = value.map((v) => ({ and: parseFilters(v, entity, tag) }));
+      budget.spend(value.length);
+      const parts = value.map((v) => ({ and: parseFilters(v, entity, tag, budget, depth + 1) }));
       conditions.push(key === 'and' ? { and: parts } : { or: parts });
       continue;
     }
@@ -234,7 +243,8 @@ function parseFilters(spec: unknown, entity: Entity | 'link', tag: string): QbCo
     for (const [rawOp, operand] of ops) {
       if (rawOp === 'and' || rawOp === 'or') {
         if (!Array.isArray(operand)) throw internalError(`'${rawOp}' of ${key} must be a list`);
-        const parts = operand.map((o) => ({ and: parseFilters({ [key]: o }, entity, tag) }));
+        budget.spend(operand.length);
+        const parts = operand.map((o) => ({ and: parseFilters({ [key]: o }, entity, tag, budget, depth + 1) }));
         conditions.push(rawOp === 'and' ? { and: parts } : { or: parts });
         continue;
       }
@@ -242,6 +252,7 @@ function parseFilters(spec: unknown, entity: Entity | 'link', tag: string): QbCo
       const op = (negated ? rawOp.slice(1) : rawOp) as QbOperator;
       if (!OPERATORS.has(op)) throw unsupported(`filter operator '${rawOp}'`);
       if (op === 'in' && !Array.isArray(operand)) throw internalError(`operator 'in' of ${key} needs a list`);
+      budget.spend(Array.isArray(operand) ? operand.length : 1);
       conditions.push({ field, op, value: operand, negated });
     }
   }
@@ -255,9 +266,15 @@ function parseCast(options: unknown, field: FieldRef): QbCast | undefined {
   return field.path.length || field.column === 'attributes' || field.column === 'extras' ? (cast as QbCast) : undefined;
 }
 
-function parseProjections(spec: unknown, entity: Entity | 'link', tag: string): Projection[] | undefined {
+function parseProjections(
+  spec: unknown,
+  entity: Entity | 'link',
+  tag: string,
+  budget: TermBudget,
+): Projection[] | undefined {
   const items = spec === undefined ? [] : Array.isArray(spec) ? spec : [spec];
   if (items.length === 0) return undefined;
+  budget.spend(items.length);
   const projections: Projection[] = [];
   for (const item of items) {
     const [name, options] =
@@ -287,14 +304,18 @@ function parseProjections(spec: unknown, entity: Entity | 'link', tag: string): 
   return projections;
 }
 
-function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>): QbOrder[] {
+function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>, budget: TermBudget): QbOrder[] {
   const orders: QbOrder[] = [];
-  for (const block of Array.isArray(spec) ? spec : spec ? [spec] : []) {
+  const blocks = Array.isArray(spec) ? spec : spec ? [spec] : [];
+  budget.spend(blocks.length);
+  for (const block of blocks) {
     if (!isObject(block)) throw internalError(`invalid order_by entry ${pythonRepr(block)}`);
     for (const [tag, terms] of Object.entries(block)) {
       const entity = tagged.get(tag);
       if (!entity) throw internalError(`order_by: unknown tag ${tag}`);
-      for (const term of Array.isArray(terms) ? terms : [terms]) {
+      const list = Array.isArray(terms) ? terms : [terms];
+      budget.spend(list.length);
+      for (const term of list) {
         const [name, options] =
           typeof term === 'string' ? [term, {}] : isObject(term) ? (Object.entries(term)[0] ?? []) : [];
         if (typeof name !== 'string') throw internalError(`invalid order_by term ${pythonRepr(term)}`);
@@ -311,6 +332,7 @@ function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>): QbOrde
 function optionalInteger(value: unknown, what: string): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Number.isInteger(value) || (value as number) < 0) throw internalError(`${what} must be a non-negative integer`);
+  checkInteger(value as number, what);
   return value as number;
 }
 
@@ -339,6 +361,7 @@ export function parseQueryBuilder(body: unknown): QbPlan {
   if (!('path' in body)) throw internalError("'path'");
   if (!('project' in body)) throw internalError("'project'");
   if (!Array.isArray(body.path) || body.path.length === 0) throw internalError('path must be a non-empty list');
+  checkPathLength(body.path.length);
   const filters = isObject(body.filters) ? body.filters : {};
   const project = isObject(body.project) ? body.project : {};
   const tagged = new Map<string, Entity | 'link'>();
@@ -383,22 +406,23 @@ export function parseQueryBuilder(body: unknown): QbPlan {
     if (!columnlessEdges.has(tag)) throw internalError(`Tag ${tag} is not among the path tags`);
     if (Object.keys(spec ?? {}).length) throw unsupported(`filtering or projecting edge ${tag}`);
   }
+  const budget = new TermBudget();
   for (const vertex of vertices) {
-    vertex.where.push(...parseFilters(filters[vertex.tag], vertex.entity, vertex.tag));
+    vertex.where.push(...parseFilters(filters[vertex.tag], vertex.entity, vertex.tag, budget));
     const projected = project[vertex.tag];
     const star = Array.isArray(projected) && projected.length === 1 && isObject(projected[0]) && projected[0]['*'];
     const all = isObject(star) && Object.keys(star).length === 0;
-    vertex.project = parseProjections(all ? '**' : projected, vertex.entity, vertex.tag);
+    vertex.project = parseProjections(all ? '**' : projected, vertex.entity, vertex.tag, budget);
     if (vertex.edgeTag) {
-      vertex.edgeWhere = parseFilters(filters[vertex.edgeTag], 'link', vertex.edgeTag);
-      vertex.edgeProject = parseProjections(project[vertex.edgeTag], 'link', vertex.edgeTag);
+      vertex.edgeWhere = parseFilters(filters[vertex.edgeTag], 'link', vertex.edgeTag, budget);
+      vertex.edgeProject = parseProjections(project[vertex.edgeTag], 'link', vertex.edgeTag, budget);
     }
   }
   const last = vertices[vertices.length - 1];
   if (last && vertices.every((v) => !v.project && !v.edgeProject)) {
-    last.project = parseProjections('**', last.entity, last.tag);
+    last.project = parseProjections('**', last.entity, last.tag, budget);
   }
-  const order = parseOrder(body.order_by, tagged);
+  const order = parseOrder(body.order_by, tagged, budget);
   checkAggregates(vertices, order);
   return {
     vertices,

@@ -87,6 +87,14 @@ function integer(value: FieldValue | undefined, what: 'Limit' | 'Offset'): numbe
   return Math.trunc(value);
 }
 
+/** Offsets and tree limits reach SQL as integers: a double past 2^53 is not one any more. */
+function atMostSafe(value: number | undefined, what: string): number | undefined {
+  if (value !== undefined && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+    throw validationError(`${what} cannot be bigger than ${Number.MAX_SAFE_INTEGER}`);
+  }
+  return value;
+}
+
 function stringList(value: FieldValue): string[] {
   const items = Array.isArray(value) ? value : [value];
   return items.map((v) => String(plain(v)));
@@ -150,11 +158,11 @@ export function interpretQuery(fields: QueryField[]): RequestParams {
   };
   const treeLimit = (key: ReservedKey, alias: ReservedKey) => {
     const v = reserved.get(key) ?? reserved.get(alias);
-    return typeof v === 'number' ? Math.trunc(v) : undefined;
+    return atMostSafe(typeof v === 'number' ? Math.trunc(v) : undefined, key);
   };
   return {
     limit: integer(reserved.get('limit'), 'Limit'),
-    offset: integer(reserved.get('offset'), 'Offset'),
+    offset: atMostSafe(integer(reserved.get('offset'), 'Offset'), 'Offset'),
     perpage: integer(reserved.get('perpage'), 'Limit'),
     orderby,
     filters,

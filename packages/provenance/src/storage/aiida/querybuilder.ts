@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { internalError } from '../../wire/errors.js';
+import { internalError, validationError } from '../../wire/errors.js';
 import { fullTypeOf } from '../../wire/full-type.js';
 import {
   type Entity,
@@ -27,6 +27,14 @@ const TABLES: Record<Entity, string> = {
 };
 
 type Sql = RawBuilder<unknown>;
+
+/** `a and b and …` as a balanced tree: SQLite refuses expressions nested deeper than 1,000. */
+function balanced(parts: Sql[], operator: 'and' | 'or'): Sql {
+  if (!parts.length) return operator === 'and' ? sql`1 = 1` : sql`1 = 0`;
+  if (parts.length <= 8) return sql`(${sql.join(parts, sql.raw(` ${operator} `))})`;
+  const half = Math.ceil(parts.length / 2);
+  return sql`(${balanced(parts.slice(0, half), operator)} ${sql.raw(operator)} ${balanced(parts.slice(half), operator)})`;
+}
 
 function sqlitePath(path: string[]): string {
   return `$${path.map((k) => `."${k.replace(/"/g, '\\"')}"`).join('')}`;
@@ -81,13 +89,12 @@ function jsonCondition(alias: string, field: FieldRef, op: string, value: unknow
   const json = pg ? fieldSql(alias, field, dialect) : sql`${column}`;
   const type = pg ? sql`jsonb_typeof(${json})` : sql`json_type(${column}, ${path})`;
   const scalar = pg ? sql`(${json} #>> '{}')` : sql`json_extract(${column}, ${path})`;
+  const isNumber = sql`${type} in (${sql.join(pg ? ['number'] : ['integer', 'real'])})`;
+  const numeric = pg ? sql`cast(${scalar} as double precision)` : scalar;
+  const textType = pg ? 'string' : 'text';
   const comparison = (operator: string, operand: unknown): Sql => {
-    if (typeof operand === 'number') {
-      const numeric = pg ? sql`cast(${scalar} as double precision)` : scalar;
-      return sql`(${type} in (${sql.join(pg ? ['number'] : ['integer', 'real'])}) and ${numeric} ${sql.raw(operator)} ${operand})`;
-    }
+    if (typeof operand === 'number') return sql`(${isNumber} and ${numeric} ${sql.raw(operator)} ${operand})`;
     if (typeof operand === 'string') {
-      const textType = pg ? 'string' : 'text';
       if (operator === 'like') return sql`(${type} = ${textType} and ${scalar} like ${operand} escape '\\')`;
       if (operator === 'ilike')
         return sql`(${type} = ${textType} and lower(${scalar}) like lower(${operand}) escape '\\')`;
@@ -112,11 +119,21 @@ function jsonCondition(alias: string, field: FieldRef, op: string, value: unknow
     case 'like':
     case 'ilike':
       return comparison(op, value);
-    case 'in':
-      return sql`(${sql.join(
-        (value as unknown[]).map((v) => comparison('=', v)),
-        sql` or `,
-      )})`;
+    case 'in': {
+      // One `in (…)` per operand type: planning an OR of thousands of comparisons takes seconds.
+      const values = value as unknown[];
+      const numbers = values.filter((v) => typeof v === 'number');
+      const strings = values.filter((v) => typeof v === 'string');
+      const others = values.filter((v) => typeof v !== 'number' && typeof v !== 'string');
+      return balanced(
+        [
+          ...(numbers.length ? [sql`(${isNumber} and ${numeric} in (${sql.join(numbers)}))`] : []),
+          ...(strings.length ? [sql`(${type} = ${textType} and ${scalar} in (${sql.join(strings)}))`] : []),
+          ...others.map((v) => comparison('=', v)),
+        ],
+        'or',
+      );
+    }
     case 'has_key':
       return pg
         ? sql`(${json} ? ${String(value)})`
@@ -137,14 +154,19 @@ function jsonCondition(alias: string, field: FieldRef, op: string, value: unknow
     case 'contains': {
       const items = Array.isArray(value) ? value : [value];
       if (pg) return sql`${json} @> cast(${JSON.stringify(items)} as jsonb)`;
-      return sql`(${sql.join(
+      if (items.some((item) => typeof item === 'object' && item !== null)) {
+        throw validationError(
+          `QueryBuilder: 'contains' of ${field.column} takes numbers, strings and booleans on archives`,
+        );
+      }
+      return balanced(
         items.map(
           (item) =>
             // json_each yields SQL values: numbers and text as such, JSON booleans as 1/0.
-            sql`exists (select 1 from json_each(${column}, ${path}) where value = ${typeof item === 'boolean' ? Number(item) : (item as string | number)})`,
+            sql`exists (select 1 from json_each(${column}, ${path}) where value = ${typeof item === 'boolean' ? Number(item) : (item as string | number | null)})`,
         ),
-        sql` and `,
-      )})`;
+        'and',
+      );
     }
     default:
       throw new Error(`unsupported operator ${op}`);
@@ -162,18 +184,16 @@ function columnValue(column: string, value: unknown, dialect: AiidaDialect): unk
 
 function compileQb(alias: string, condition: QbCondition, dialect: AiidaDialect): Sql {
   if ('and' in condition) {
-    if (!condition.and.length) return sql`1 = 1`;
-    return sql`(${sql.join(
+    return balanced(
       condition.and.map((c) => compileQb(alias, c, dialect)),
-      sql` and `,
-    )})`;
+      'and',
+    );
   }
   if ('or' in condition) {
-    if (!condition.or.length) return sql`1 = 0`;
-    return sql`(${sql.join(
+    return balanced(
       condition.or.map((c) => compileQb(alias, c, dialect)),
-      sql` or `,
-    )})`;
+      'or',
+    );
   }
   const { field, op, value, negated } = condition;
   let compiled: Sql;
@@ -203,9 +223,9 @@ function closureCte(
   const alias = `v${targetIndex}`;
   const seeds = [...target.typeWhere, ...target.where];
   const where = seeds.length
-    ? sql`where ${sql.join(
+    ? sql`where ${balanced(
         seeds.map((c) => compileQb(alias, c, dialect)),
-        sql` and `,
+        'and',
       )}`
     : sql``;
   const seedIds = sql`select ${sql.ref(`${alias}.id`)} from db_dbnode as ${sql.raw(alias)} ${where}`;
@@ -277,7 +297,7 @@ function joinSql(vertex: QbVertex, index: number, aliasOf: (tag: string) => stri
   const last = steps[steps.length - 1] as JoinStep;
   if (vertex.outer) {
     const typed = [last.on, ...vertex.typeWhere.map((c) => compileQb(me, c, dialect))];
-    const entity = { table: last.table, on: sql.join(typed, sql` and `) };
+    const entity = { table: last.table, on: balanced(typed, 'and') };
     const [first] = steps;
     if (steps.length === 1 || !first) return sql`left join ${entity.table} on ${entity.on}`;
     return sql`left join (${first.table} join ${entity.table} on ${entity.on}) on ${first.on}`;
@@ -348,7 +368,7 @@ export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<
     plan.vertices.map((v, i) => joinSql(v, i, aliasOf, store.dialect)),
     sql` `,
   );
-  const where = conditions.length ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+  const where = conditions.length ? sql`where ${balanced(conditions, 'and')}` : sql``;
   const order = plan.order.length
     ? sql`order by ${sql.join(
         plan.order.map(
