@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { Catalogue } from './catalogue.js';
@@ -11,10 +10,12 @@ import { registerMessagesRoutes } from './http/messages-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
 import { registerUiRoutes } from './http/ui-routes.js';
 import { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
+import { journalDirOf } from './storage/usage-journal.js';
 import { openTenancy } from './tenancy/runtime.js';
 
 export async function buildInferenceApp(config: InferenceConfig, context: ServiceContext): Promise<FastifyInstance> {
-  const database = await openInferenceDatabase(inferenceDatabaseUrl(config, context.dataDir));
+  const databaseUrl = inferenceDatabaseUrl(config, context.dataDir);
+  const database = await openInferenceDatabase(databaseUrl);
   let catalogue: Catalogue;
   try {
     catalogue = await Catalogue.open(config, context.dataDir, context.logger.child({ service: 'inference' }));
@@ -35,7 +36,7 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
     catalogue.list,
     context.logger,
     Date.now,
-    join(context.dataDir, 'usage-journal'),
+    journalDirOf(context.dataDir, databaseUrl),
   );
   app.decorate('admission', tenancy.admission);
   app.addHook('onClose', async () => {

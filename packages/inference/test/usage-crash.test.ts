@@ -7,6 +7,7 @@ import { expect, it } from 'vitest';
 import { cliEnv, type Served, startServe } from '../../cli/test/run-cli.js';
 import { findApiKey } from '../src/storage/api-keys.js';
 import { usageOfKey } from '../src/storage/usage.js';
+import { journalDirOf } from '../src/storage/usage-journal.js';
 import { recordedVllm, startFixedUpstream, VLLM_COMPLETION } from './support/fixed-upstream.js';
 import { seedTenant, withDatabase } from './support/tenancy.js';
 
@@ -80,11 +81,11 @@ describeEachDialect('usage history across kill -9 of the gateway', ({ url }) => 
         expect((await findApiKey(db, keyId))?.period_used).toBeGreaterThanOrEqual(COMPLETED * (PROMPT + COMPLETION));
       });
       expect(await gateway.stop()).toBe(0);
-      expect(readdirSync(join(dir, 'usage-journal'))).toEqual([]);
+      expect(readdirSync(journalDirOf(dir, url()))).toEqual([]);
     } finally {
       await gateway?.stop('SIGKILL');
       await upstream.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -7,6 +7,10 @@ import type { UsageRow } from './usage.js';
 const SUFFIX = '.journal';
 /** A journal file without its table this old belonged to a process that died while creating it. */
 const UNINITIALISED_GRACE_MS = 60_000;
+
+/** The journal directory of one database under a data directory: a dead process's journal only goes to its own database. */
+export const journalDirOf = (dataDir: string, databaseUrl: string): string =>
+  join(dataDir, `usage-journal-${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16)}`);
 
 /** What a journal holds beyond a sequence number, as key × model × hour counters, and its last entry. */
 export interface JournalTail {
