@@ -21,7 +21,7 @@ export interface MeteredGateway {
   ): Promise<{ id: string; secret: string; resourceId: string }>;
   /** The key's stored period use, once every lease has gone back to the database. */
   periodUsed(keyId: string): Promise<number | undefined>;
-  /** A JSON POST with the key (as a bearer token, which both API shapes accept). */
+  /** A JSON POST with the key (as a bearer token, which both API shapes accept); a string is sent as it is. */
   post(path: string, secret: string, body: unknown): Promise<Response>;
   close(): Promise<void>;
 }
@@ -70,10 +70,10 @@ export async function startMeteredGateway(url: string): Promise<MeteredGateway> 
       fetch(`${base}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
-        body: JSON.stringify(body),
+        body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
     async close() {
-      await closeGracefully(app, 2_000);
+      await closeGracefully(app, 500);
       await database.close();
       await upstream.close();
     },
