@@ -34,6 +34,27 @@ describe('loadConfig', () => {
     expect(config.log).toEqual({ level: 'info', access: true });
   });
 
+  it('has server timeouts and a connection cap, settable from the environment', () => {
+    expect(loadConfig(schema, { env: {} }).bench).toMatchObject({
+      requestTimeoutMs: 60_000,
+      headersTimeoutMs: 15_000,
+      keepAliveTimeoutMs: 5_000,
+      maxConnections: 4096,
+    });
+    const env = {
+      ATRIUM_BENCH_REQUEST_TIMEOUT_MS: '30000',
+      ATRIUM_BENCH_HEADERS_TIMEOUT_MS: '5000',
+      ATRIUM_BENCH_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      ATRIUM_BENCH_MAX_CONNECTIONS: '100',
+    };
+    expect(loadConfig(schema, { env }).bench).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 5_000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 100,
+    });
+  });
+
   it('layers file < environment < overrides', () => {
     const file = tomlFile('dataDir = "/from-file"\n[bench]\nport = 7000\nbind = "0.0.0.0"\n');
     const config = loadConfig(schema, {
