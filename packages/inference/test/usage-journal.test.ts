@@ -35,11 +35,11 @@ describeEachDialect('usage journal', ({ url }) => {
       const keyId = await keyOf(db);
       const dir = journalDir();
       const dead = UsageJournal.create(dir);
-      for (let i = 0; i < 3; i++) dead.append(keyId, 'a/m', T0 + i, 10, 1, 11);
+      for (let i = 0; i < 3; i++) dead.append([[keyId, 'a/m', T0 + i, 10, 1, 11]]);
       // Committed in the database, then the process died before dropping the entries from its journal.
       expect(await addJournalledUsage(db, dead.id, (mark) => dead.after(mark))).toBe(3);
-      dead.append(keyId, 'a/m', T0 + HOUR, 20, 2, 22);
-      dead.append(keyId, 'a/n', T0 + HOUR, 30, 3, 33);
+      dead.append([[keyId, 'a/m', T0 + HOUR, 20, 2, 22]]);
+      dead.append([[keyId, 'a/n', T0 + HOUR, 30, 3, 33]]);
       dead.close(false);
 
       const recorder = await UsageRecorder.open(db, silentLogger, dir);
@@ -59,7 +59,7 @@ describeEachDialect('usage journal', ({ url }) => {
       const keyId = await keyOf(db);
       const dir = journalDir();
       const live = UsageJournal.create(dir);
-      live.append(keyId, 'a/m', T0, 10, 1, 11);
+      live.append([[keyId, 'a/m', T0, 10, 1, 11]]);
       const recorder = await UsageRecorder.open(db, silentLogger, dir);
       await recorder.close();
       expect(await history(db, keyId)).toEqual([]);

@@ -12,6 +12,16 @@ const UNINITIALISED_GRACE_MS = 60_000;
 export const journalDirOf = (dataDir: string, databaseUrl: string): string =>
   join(dataDir, `usage-journal-${createHash('sha256').update(databaseUrl).digest('hex').slice(0, 16)}`);
 
+/** One served request: key, model, time, prompt and completion tokens, micro-credits. */
+export type ServedEntry = [
+  keyId: string,
+  model: string,
+  at: number,
+  prompt: number,
+  completion: number,
+  credits: number,
+];
+
 /** What a journal holds beyond a sequence number, as key × model × hour counters, and its last entry. */
 export interface JournalTail {
   rows: UsageRow[];
@@ -26,7 +36,7 @@ export interface JournalTail {
  * memory and only batches.
  */
 export class UsageJournal {
-  private readonly insert: Database.Statement<[string, string, number, number, number, number]>;
+  private readonly insert: Database.Transaction<(entries: readonly ServedEntry[]) => void>;
   private readonly tail: Database.Statement<[number], UsageRow>;
   private readonly last: Database.Statement<[], { seq: number | null }>;
   private readonly remove: Database.Statement<[number]>;
@@ -36,9 +46,12 @@ export class UsageJournal {
     readonly id: string,
     private readonly path: string | undefined,
   ) {
-    this.insert = db.prepare(
+    const insert = db.prepare<ServedEntry>(
       'insert into served (key_id, model, at, prompt_tokens, completion_tokens, credits) values (?, ?, ?, ?, ?, ?)',
     );
+    this.insert = db.transaction((entries: readonly ServedEntry[]) => {
+      for (const entry of entries) insert.run(...entry);
+    });
     this.tail = db.prepare(`
       select key_id, model, at - at % 3600000 as hour, count(*) as requests, sum(prompt_tokens) as prompt_tokens,
           sum(completion_tokens) as completion_tokens, sum(credits) as credits
@@ -78,9 +91,9 @@ export class UsageJournal {
     }
   }
 
-  /** Journals one served request. */
-  append(keyId: string, model: string, at: number, promptTokens: number, completionTokens: number, credits: number) {
-    this.insert.run(keyId, model, at, promptTokens, completionTokens, credits);
+  /** Journals served requests, in one transaction. */
+  append(entries: readonly ServedEntry[]): void {
+    this.insert(entries);
   }
 
   /** The entries after `seq`, summed per key, model and hour. */

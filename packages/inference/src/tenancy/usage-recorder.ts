@@ -3,20 +3,22 @@ import type { Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { addJournalledUsage, dropJournalMark } from '../storage/usage.js';
-import { UsageJournal } from '../storage/usage-journal.js';
+import { type ServedEntry, UsageJournal } from '../storage/usage-journal.js';
 
 /**
- * Records each settled request in this process's local journal (see `usage-journal.ts`) and adds the
- * journal to the database's key × model × hour counters in one batch per interval (and on close). At
- * start, and at every `orphanScanMs`, the journals of processes that died on this data directory are added
- * too, so the history holds every request whose response ended, kill -9 or not. Nothing about a request
- * but these counts is kept.
+ * Records each settled request in this process's local journal (see `usage-journal.ts`), in one write per
+ * event-loop turn, and adds the journal to the database's key × model × hour counters in one batch per
+ * interval (and on close). At start, and every `orphanScanMs`, the journals of processes that died on
+ * this data directory are added too, so the history holds every request whose response ended, kill -9 or
+ * not. Nothing about a request but these counts is kept.
  */
 export class UsageRecorder {
   private readonly journal: UsageJournal;
   private readonly timer: NodeJS.Timeout;
   private readonly orphanTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Settled in this event-loop turn, journalled at its end. */
+  private settled: ServedEntry[] = [];
   /** The last journal entry the database has. */
   private flushed = 0;
 
@@ -56,16 +58,28 @@ export class UsageRecorder {
   }
 
   record(keyId: string, model: string, at: number, promptTokens: number, completionTokens: number, credits: number) {
-    try {
-      this.journal.append(keyId, model, at, promptTokens, completionTokens, credits);
-    } catch (error) {
-      this.logger.error({ err: error }, 'journalling usage failed; this request is not in the usage history');
-    }
+    if (this.settled.push([keyId, model, at, promptTokens, completionTokens, credits]) === 1)
+      setImmediate(this.journalSettled);
   }
+
+  private readonly journalSettled = () => {
+    if (this.settled.length === 0) return;
+    const entries = this.settled;
+    this.settled = [];
+    try {
+      this.journal.append(entries);
+    } catch (error) {
+      this.logger.error(
+        { err: error, requests: entries.length },
+        'journalling usage failed; these requests are not in the usage history',
+      );
+    }
+  };
 
   /** Adds the journal to the database; what fails stays in the journal for the next flush. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
+      this.journalSettled();
       if (this.journal.latest() <= this.flushed) return;
       try {
         this.flushed = await addJournalledUsage(this.db, this.journal.id, (mark) => this.journal.after(mark));
