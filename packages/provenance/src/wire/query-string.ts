@@ -132,11 +132,12 @@ class Parser {
     throw parseError('end of text', this.text, start);
   }
 
-  /** Parses `value (',' value)+ [',']`, or returns undefined (position restored) when there is no comma. */
-  private list(): Scalar[] | undefined {
-    const start = this.pos;
+  /** `value (',' value)+ [',']`, or the first value alone (ending before its comma) when that is no list. */
+  private valueOrList(): FieldValue {
+    const first = this.value();
+    const afterFirst = this.pos;
     try {
-      const items = [this.value()];
+      const items = [first];
       while (this.text[this.pos] === ',') {
         this.pos += 1;
         if (this.pos >= this.text.length || this.text[this.pos] === '&') break;
@@ -146,8 +147,8 @@ class Parser {
     } catch (error) {
       if (!(error instanceof QueryStringError)) throw error;
     }
-    this.pos = start;
-    return undefined;
+    this.pos = afterFirst;
+    return first;
   }
 
   private field(): QueryField {
@@ -157,11 +158,8 @@ class Parser {
     const opStart = this.pos;
     const operator = OPERATORS.find((op) => this.literal(op));
     if (!operator) throw parseError('end of text', this.text, opStart);
-    if (operator === '=in=' || operator === '=notin=' || operator === '=') {
-      const items = this.list();
-      if (items) return { key, operator, value: items };
-    }
-    return { key, operator, value: this.value() };
+    const listed = operator === '=in=' || operator === '=notin=' || operator === '=';
+    return { key, operator, value: listed ? this.valueOrList() : this.value() };
   }
 
   parse(): QueryField[] {

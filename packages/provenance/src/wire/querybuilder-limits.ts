@@ -1,4 +1,5 @@
 import { validationError } from './errors.js';
+import { nestsDeeperThan } from './json-nesting.js';
 
 /**
  * Bounds of a QueryBuilder request, far above what AiiDA clients send. Beyond them a query would
@@ -14,9 +15,19 @@ export const QB_LIMITS = {
    * terms together (a JSON comparison binds up to 5 SQL variables; SQLite takes 32,766).
    */
   terms: 5000,
+  /** Arrays and objects in the body, checked before parsing (AiiDA's own dictionaries nest a few levels). */
+  bodyNesting: 256,
   /** `limit` and `offset`: integers a double holds exactly. */
   integer: Number.MAX_SAFE_INTEGER,
 } as const;
+
+export function checkBodyNesting(text: string): void {
+  if (nestsDeeperThan(text, QB_LIMITS.bodyNesting)) {
+    throw validationError(
+      `QueryBuilder: the body nests lists and dictionaries deeper than ${QB_LIMITS.bodyNesting} levels`,
+    );
+  }
+}
 
 export function checkPathLength(length: number): void {
   if (length > QB_LIMITS.pathEntries) {

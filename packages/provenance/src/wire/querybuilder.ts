@@ -1,6 +1,12 @@
 import { internalError } from './errors.js';
 import { escapeLike } from './full-type.js';
-import { checkFilterDepth, checkInteger, checkPathLength, TermBudget } from './querybuilder-limits.js';
+import {
+  checkBodyNesting,
+  checkFilterDepth,
+  checkInteger,
+  checkPathLength,
+  TermBudget,
+} from './querybuilder-limits.js';
 
 /**
  * AiiDA's `QueryBuilder.as_dict()` payload, validated into a plan the storage layer compiles to one
@@ -201,13 +207,20 @@ function resolveField(entity: Entity | 'link', name: string, tag: string): Field
   return { column, path };
 }
 
+/** `data.core.dict.Dict.` → `data.core.dict.` (the class dropped); a type without the trailing dot is kept. */
+function modulePrefix(type: string): string {
+  if (!type.endsWith('.')) return type;
+  return type.slice(0, type.lastIndexOf('.', type.length - 2) + 1);
+}
+
 /** `data.core.dict.Dict.` → `node_type LIKE 'data.core.dict.%'` (subclassing, as the reference). */
-function nodeTypeCondition(entityType: unknown): QbCondition[] {
+function nodeTypeCondition(entityType: unknown, budget: TermBudget): QbCondition[] {
   const types = (Array.isArray(entityType) ? entityType : [entityType]).map((t) => String(t ?? ''));
+  budget.spend(types.length);
   const conditions = types
     .filter((t) => t !== '' && t !== 'node.Node.')
     .map((t): QbCondition => {
-      const prefix = t.split('|')[0]?.replace(/[^.]*\.$/, '') ?? '';
+      const prefix = modulePrefix(t.split('|')[0] ?? '');
       return {
         field: { column: 'node_type', path: [] },
         op: 'like',
@@ -364,6 +377,7 @@ export function parseQueryBuilder(body: unknown): QbPlan {
   checkPathLength(body.path.length);
   const filters = isObject(body.filters) ? body.filters : {};
   const project = isObject(body.project) ? body.project : {};
+  const budget = new TermBudget();
   const tagged = new Map<string, Entity | 'link'>();
   /** Edges without columns (group membership, foreign keys): they may appear with empty filters only. */
   const columnlessEdges = new Set<string>();
@@ -376,7 +390,7 @@ export function parseQueryBuilder(body: unknown): QbPlan {
       tag,
       entity,
       outer: index > 0 && raw.outerjoin === true,
-      typeWhere: entity === 'node' ? nodeTypeCondition(raw.entity_type) : [],
+      typeWhere: entity === 'node' ? nodeTypeCondition(raw.entity_type, budget) : [],
       where: [],
       edgeWhere: [],
     };
@@ -406,7 +420,6 @@ export function parseQueryBuilder(body: unknown): QbPlan {
     if (!columnlessEdges.has(tag)) throw internalError(`Tag ${tag} is not among the path tags`);
     if (Object.keys(spec ?? {}).length) throw unsupported(`filtering or projecting edge ${tag}`);
   }
-  const budget = new TermBudget();
   for (const vertex of vertices) {
     vertex.where.push(...parseFilters(filters[vertex.tag], vertex.entity, vertex.tag, budget));
     const projected = project[vertex.tag];
@@ -431,4 +444,18 @@ export function parseQueryBuilder(body: unknown): QbPlan {
     offset: optionalInteger(body.offset, 'offset'),
     distinct: body.distinct === true,
   };
+}
+
+const BAD_JSON = '400 Bad Request: The browser (or proxy) sent a request that this server could not understand.';
+
+/** The POSTed text, read as JSON whatever its content type (Flask's `get_json(force=True)`), into a plan. */
+export function parseQueryBuilderBody(text: string): QbPlan {
+  checkBodyNesting(text);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw internalError(BAD_JSON);
+  }
+  return parseQueryBuilder(body);
 }

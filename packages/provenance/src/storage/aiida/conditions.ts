@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Condition } from '../../wire/full-type.js';
 import type { ColumnFilter } from '../../wire/request-params.js';
+import { balanced } from './balanced.js';
 import type { AiidaDialect } from './open.js';
 import { timeParameter } from './rows.js';
 
@@ -57,19 +58,15 @@ export function compileCondition(
   column: (name: string) => RawBuilder<unknown>,
   dialect: AiidaDialect,
 ): RawBuilder<unknown> {
-  if ('and' in condition) {
-    if (condition.and.length === 0) return sql`1 = 1`;
-    return sql`(${sql.join(
+  if ('and' in condition)
+    return balanced(
       condition.and.map((c) => compileCondition(c, column, dialect)),
-      sql` and `,
-    )})`;
-  }
-  if ('or' in condition) {
-    if (condition.or.length === 0) return sql`1 = 0`;
-    return sql`(${sql.join(
+      'and',
+    );
+  if ('or' in condition)
+    return balanced(
       condition.or.map((c) => compileCondition(c, column, dialect)),
-      sql` or `,
-    )})`;
-  }
+      'or',
+    );
   return compileFilter(condition, column(condition.column), dialect);
 }

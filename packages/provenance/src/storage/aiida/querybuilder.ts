@@ -13,6 +13,7 @@ import {
   TIME_COLUMNS,
 } from '../../wire/querybuilder.js';
 import type { ColumnFilter } from '../../wire/request-params.js';
+import { balanced } from './balanced.js';
 import { compileFilter } from './conditions.js';
 import type { AiidaDialect, AiidaStore } from './open.js';
 import { toDate, toJson } from './rows.js';
@@ -27,14 +28,6 @@ const TABLES: Record<Entity, string> = {
 };
 
 type Sql = RawBuilder<unknown>;
-
-/** `a and b and …` as a balanced tree: SQLite refuses expressions nested deeper than 1,000. */
-function balanced(parts: Sql[], operator: 'and' | 'or'): Sql {
-  if (!parts.length) return operator === 'and' ? sql`1 = 1` : sql`1 = 0`;
-  if (parts.length <= 8) return sql`(${sql.join(parts, sql.raw(` ${operator} `))})`;
-  const half = Math.ceil(parts.length / 2);
-  return sql`(${balanced(parts.slice(0, half), operator)} ${sql.raw(operator)} ${balanced(parts.slice(half), operator)})`;
-}
 
 function sqlitePath(path: string[]): string {
   return `$${path.map((k) => `."${k.replace(/"/g, '\\"')}"`).join('')}`;
