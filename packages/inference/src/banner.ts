@@ -1,8 +1,8 @@
 import type { InferenceConfig } from './config.js';
 import { demoCredentials } from './tenancy/demo.js';
 
-/** A configured secret on every later start: enough to recognise it, too little to use it. */
-const masked = (secret: string) => `${secret.slice(0, 3)}…${secret.slice(-4)}`;
+/** A configured secret on every later start: enough to recognise it, too little to use it (short ones not at all). */
+const masked = (secret: string) => (secret.length >= 16 ? `${secret.slice(0, 3)}…${secret.slice(-4)}` : '(hidden)');
 
 /** The start banner: the API root, what is being served, and how to authenticate. */
 export function describeInference(config: InferenceConfig, baseUrl: string): string {

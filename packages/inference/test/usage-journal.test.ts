@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { afterEach, expect, it } from 'vitest';
 import type { InferenceDatabase } from '../src/storage/schema.js';
 import { addJournalledUsage, usageOfKey } from '../src/storage/usage.js';
-import { UsageJournal } from '../src/storage/usage-journal.js';
+import { type ServedEntry, UsageJournal } from '../src/storage/usage-journal.js';
 import { UsageRecorder } from '../src/tenancy/usage-recorder.js';
 import { seedTenant, T0, withDatabase } from './support/tenancy.js';
 
@@ -51,6 +51,21 @@ describeEachDialect('usage journal', ({ url }) => {
       ]);
       expect(readdirSync(dir)).toEqual([]);
       expect(await db.selectFrom('usage_journal_mark').selectAll().execute()).toEqual([]);
+    });
+  });
+
+  it('adds a journal longer than one batch in full, from a dead process and from a live one', async () => {
+    await withDatabase(url(), async (db) => {
+      const keyId = await keyOf(db);
+      const dir = journalDir();
+      const entries = Array.from({ length: 10_003 }, (_, i): ServedEntry => [keyId, 'a/m', T0, 1, 0, i % 2]);
+      const dead = UsageJournal.create(dir);
+      dead.append(entries);
+      dead.close(false);
+      const recorder = await UsageRecorder.open(db, silentLogger, dir);
+      for (const entry of entries) recorder.record(...entry);
+      await recorder.close();
+      expect(await history(db, keyId)).toEqual([[T0 - (T0 % HOUR), 'a/m', 20_006, 20_006]]);
     });
   });
 

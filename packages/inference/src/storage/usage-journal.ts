@@ -22,7 +22,10 @@ export type ServedEntry = [
   credits: number,
 ];
 
-/** What a journal holds beyond a sequence number, as key × model × hour counters, and its last entry. */
+/** Entries summed per batch, so a journal that grew during a database outage never blocks the event loop long. */
+const BATCH = 10_000;
+
+/** Up to `BATCH` entries of a journal after a sequence number, as key × model × hour counters, and the last of them. */
 export interface JournalTail {
   rows: UsageRow[];
   through: number;
@@ -37,7 +40,8 @@ export interface JournalTail {
  */
 export class UsageJournal {
   private readonly insert: Database.Transaction<(entries: readonly ServedEntry[]) => void>;
-  private readonly tail: Database.Statement<[number], UsageRow>;
+  private readonly tail: Database.Statement<[number, number], UsageRow>;
+  private readonly batchEnd: Database.Statement<[number, number], { seq: number | null }>;
   private readonly last: Database.Statement<[], { seq: number | null }>;
   private readonly remove: Database.Statement<[number]>;
 
@@ -55,7 +59,10 @@ export class UsageJournal {
     this.tail = db.prepare(`
       select key_id, model, at - at % 3600000 as hour, count(*) as requests, sum(prompt_tokens) as prompt_tokens,
           sum(completion_tokens) as completion_tokens, sum(credits) as credits
-        from served where seq > ? group by key_id, model, hour`);
+        from served where seq > ? and seq <= ? group by key_id, model, hour`);
+    this.batchEnd = db.prepare(
+      'select max(seq) as seq from (select seq from served where seq > ? order by seq limit ?)',
+    );
     this.last = db.prepare('select max(seq) as seq from served');
     this.remove = db.prepare('delete from served where seq <= ?');
   }
@@ -96,9 +103,10 @@ export class UsageJournal {
     this.insert(entries);
   }
 
-  /** The entries after `seq`, summed per key, model and hour. */
+  /** The next batch of entries after `seq`, summed per key, model and hour. */
   after(seq: number): JournalTail {
-    return { rows: this.tail.all(seq), through: this.last.get()?.seq ?? seq };
+    const through = this.batchEnd.get(seq, BATCH)?.seq ?? seq;
+    return { rows: this.tail.all(seq, through), through };
   }
 
   /** The sequence number of the last entry kept; 0 when the journal is empty. */

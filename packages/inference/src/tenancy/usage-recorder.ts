@@ -76,14 +76,15 @@ export class UsageRecorder {
     }
   };
 
-  /** Adds the journal to the database; what fails stays in the journal for the next flush. */
+  /** Adds the journal to the database, batch by batch; what fails stays in the journal for the next flush. */
   flush(): Promise<void> {
     this.flushing = this.flushing.then(async () => {
       this.journalSettled();
-      if (this.journal.latest() <= this.flushed) return;
       try {
-        this.flushed = await addJournalledUsage(this.db, this.journal.id, (mark) => this.journal.after(mark));
-        this.journal.forget(this.flushed);
+        while (this.journal.latest() > this.flushed) {
+          this.flushed = await addJournalledUsage(this.db, this.journal.id, (mark) => this.journal.after(mark));
+          this.journal.forget(this.flushed);
+        }
       } catch (error) {
         this.logger.warn({ err: error }, 'usage flush failed; retrying');
       }
@@ -97,7 +98,10 @@ export class UsageRecorder {
     try {
       for (const orphan of UsageJournal.orphans(this.journalDir, Date.now())) {
         try {
-          await addJournalledUsage(this.db, orphan.id, (mark) => orphan.after(mark));
+          for (let mark = -1, through = 0; through > mark; ) {
+            mark = through;
+            through = await addJournalledUsage(this.db, orphan.id, (stored) => orphan.after(stored));
+          }
         } catch (error) {
           orphan.close(false);
           throw error;
