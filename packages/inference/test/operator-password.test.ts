@@ -46,11 +46,11 @@ describe('atrium inference create-account keeps the password out of the process 
     expect([created.code, created.stderr]).toEqual([0, '']);
     expect(created.stdout).not.toContain(password);
     await signsIn(email, password);
-  });
+  }, 60_000);
 
   it('refuses an empty password on stdin', async () => {
     const refused = await createAccount(dataDir, ['--email', 'r@example.org', '--password-stdin'], '\n');
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('--password-stdin read an empty password');
-  });
+  }, 60_000);
 });

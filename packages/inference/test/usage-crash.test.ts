@@ -87,5 +87,5 @@ describeEachDialect('usage history across kill -9 of the gateway', ({ url }) => 
       await upstream.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 });
