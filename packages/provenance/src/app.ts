@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createHttpApp, type ServiceContext } from '@atrium/core';
+import { createHttpApp, type Logger, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ProvenanceConfig } from './config.js';
@@ -8,6 +8,7 @@ import { formatProvenanceError } from './http/errors.js';
 import { replyConventions } from './http/reply-conventions.js';
 import { type OpenedSource, openSource } from './open-source.js';
 import { countNodes, countNodesByDay, countNodeTypes } from './storage/aiida/nodes.js';
+import { QueryTimeoutError } from './storage/aiida/sqlite-pool.js';
 import { recordArchive } from './storage/archives.js';
 import { openProvenanceDatabase } from './storage/open.js';
 import type { ProvenanceDatabase } from './storage/schema.js';
@@ -23,11 +24,17 @@ async function openSources(config: ProvenanceConfig, cacheRoot: string): Promise
   return opened;
 }
 
-/** Records each archive in the index and computes its slow aggregates once, before serving. */
-async function prepareArchives(sources: OpenedSource[], db: Kysely<ProvenanceDatabase>): Promise<void> {
+/**
+ * Records each archive in the index and computes its slow aggregates once, before serving; aggregates
+ * that outlive the statement deadline (huge archives) are left to the requests that need them.
+ */
+async function prepareArchives(sources: OpenedSource[], db: Kysely<ProvenanceDatabase>, logger: Logger): Promise<void> {
   for (const source of sources) {
     if (!source.archive) continue;
-    await Promise.all([countNodeTypes(source.store), countNodesByDay(source.store)]);
+    await Promise.all([countNodeTypes(source.store), countNodesByDay(source.store)]).catch((error: unknown) => {
+      if (!(error instanceof QueryTimeoutError)) throw error;
+      logger.warn({ source: source.name }, 'node statistics outlive queryTimeoutMs: not precomputed');
+    });
     await recordArchive(db, {
       sha256: source.archive.sha256,
       path: source.archive.path,
@@ -47,7 +54,7 @@ export async function buildProvenanceApp(config: ProvenanceConfig, context: Serv
     },
   );
   try {
-    await prepareArchives(sources, database.db);
+    await prepareArchives(sources, database.db, context.logger);
   } catch (error) {
     await Promise.all(sources.map((s) => s.close()));
     await database.close();
