@@ -3,7 +3,7 @@ import { afterEach, expect, it } from 'vitest';
 import { reservedOutputTokens, reservedPromptTokens } from '../src/tenancy/estimate.js';
 import type { ChatRequest } from '../src/wire/chat.js';
 import { METERED_CONTEXT, METERED_MODEL, type MeteredGateway, startMeteredGateway } from './support/metered-gateway.js';
-import { NO_USAGE } from './support/metering-upstream.js';
+import { NO_USAGE, OVER_REPORT } from './support/metering-upstream.js';
 
 const BUDGET = 300;
 const user = (content: unknown) => ({ role: 'user', content });
@@ -85,6 +85,7 @@ const SHAPES: Record<string, Shape> = {
   ),
   'chat: an image part': chat({ max_tokens: 20, messages: [user([image])] }, 429),
   'chat: an upstream that reports no usage': chat({ max_tokens: 20, messages: [user(NO_USAGE)] }, 200),
+  'chat: an upstream reporting more than the reservation': chat({ max_tokens: 20, messages: [user(OVER_REPORT)] }, 200),
   'chat: a stream that reports no usage': chat({ max_tokens: 20, stream: true, messages: [user(NO_USAGE)] }, 200),
   'embeddings: a few texts': embeddings(['a', 'b', 'c'], 200),
   'embeddings: 100 texts': embeddings(
@@ -122,7 +123,7 @@ const SHAPES: Record<string, Shape> = {
   },
 };
 
-/** What a request is charged when the upstream reports no usage: everything it reserved. */
+/** What a request is charged when the upstream reports no usage, or more than it reserved: everything it reserved. */
 function reservation(shape: Shape): number {
   if (shape.path === '/v1/embeddings') return Buffer.byteLength(String(shape.body.input)) + 2;
   const body = shape.body as unknown as ChatRequest;
@@ -147,11 +148,12 @@ describeEachDialect('budgets against every request shape', ({ url }) => {
       gateway.upstream.reported.length = 0;
       const response = await gateway.post(shape.path, key.secret, shape.body);
       const text = await response.text();
-      const silent = JSON.stringify(shape.body).includes(NO_USAGE);
+      const sent = JSON.stringify(shape.body);
+      const chargedReservation = sent.includes(NO_USAGE) || sent.includes(OVER_REPORT);
       const charged =
         shape.outcome !== 200 || shape.path.endsWith('count_tokens')
           ? 0
-          : silent
+          : chargedReservation
             ? reservation(shape)
             : gateway.upstream.reported.reduce((a, b) => a + b, 0);
       await expect.poll(() => gateway?.periodUsed(key.id), { timeout: 3_000 }).toBe(charged);

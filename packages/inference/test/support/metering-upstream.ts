@@ -3,6 +3,8 @@ import { type FixedUpstream, startFixedUpstream } from './fixed-upstream.js';
 
 /** A prompt word that makes the upstream report no usage at all, as servers that ignore `stream_options` do. */
 export const NO_USAGE = 'no-usage';
+/** A prompt word that makes the upstream report 100,000 prompt tokens, more than any test request reserves. */
+export const OVER_REPORT = 'over-report';
 /** A prompt word that makes a stream send its first chunk and then hold the connection open. */
 export const HOLD = 'hold-open';
 
@@ -55,7 +57,7 @@ export async function startMeteringUpstream(): Promise<MeteringUpstream> {
     }
     const choices = body.n ?? 1;
     const perChoice = (body.max_completion_tokens ?? body.max_tokens ?? 50) as number;
-    const prompt = promptTokens(body);
+    const prompt = text.includes(OVER_REPORT) ? 100_000 : promptTokens(body);
     const usage = { prompt_tokens: prompt, completion_tokens: choices * perChoice, total_tokens: 0 };
     usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
     if (reports) reported.push(usage.total_tokens);
