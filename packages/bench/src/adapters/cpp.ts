@@ -1,5 +1,16 @@
 import { type Adapter, type AdapterResults, addMetric, LATENCY, nonEmpty } from './results.js';
-import { isNumber, isObject, lines, NUMBER, nanosecondsPer, parseJson, parseNumber, TIME_UNIT } from './units.js';
+import {
+  isNumber,
+  isObject,
+  isSingleLine,
+  lines,
+  NUMBER,
+  nanosecondsPer,
+  parseJson,
+  parseNumber,
+  TIME_UNIT,
+  tailStart,
+} from './units.js';
 
 /** Google Benchmark `--benchmark_format=json`. */
 export const parseCppGoogle: Adapter = (input, { average }) => {
@@ -19,8 +30,19 @@ export const parseCppGoogle: Adapter = (input, { average }) => {
 
 const RULE = /^-{79}\s*$/;
 const TIMED = `(${NUMBER}) (${TIME_UNIT})`;
-const FIRST = new RegExp(`^(.*?)\\s+(\\d+)\\s+(\\d+)\\s+${TIMED}\\s*$`);
-const MEAN = new RegExp(`^(.*?)\\s+${TIMED}\\s+${TIMED}\\s+${TIMED}\\s*$`);
+const FIRST = new RegExp(`\\s+(\\d+)\\s+(\\d+)\\s+${TIMED}\\s*$`, 'y');
+const MEAN = new RegExp(`\\s+${TIMED}\\s+${TIMED}\\s+${TIMED}\\s*$`, 'y');
+
+/** `^(.*?)<tail>$` for a tail of `tokens` whitespace-separated tokens: the match with the name first, or null. */
+function matchAfterName(pattern: RegExp, tokens: number, line: string): string[] | null {
+  const start = tailStart(line, tokens);
+  if (start < 0) return null;
+  const name = line.slice(0, start);
+  if (!isSingleLine(name)) return null;
+  pattern.lastIndex = start;
+  const match = pattern.exec(line);
+  return match ? [name, ...match.slice(1)] : null;
+}
 
 const nanoseconds = (value: string, unit: string) => (parseNumber(value) as number) * (nanosecondsPer(unit) as number);
 
@@ -33,8 +55,14 @@ export const parseCppCatch2: Adapter = (input, { average }) => {
   for (let i = 0; i < all.length; i++) {
     const line = all[i] as string;
     if (RULE.test(line)) {
-      const close = all.findIndex((candidate, index) => index > i && index <= i + 4 && RULE.test(candidate));
-      if (close > i + 1 && all.slice(i + 1, close).every((title) => title.trim().length > 0)) {
+      let close = i + 1;
+      while (close < all.length && close <= i + 4 && !RULE.test(all[close] as string)) close++;
+      if (
+        close <= i + 4 &&
+        close < all.length &&
+        close > i + 1 &&
+        all.slice(i + 1, close).every((title) => title.trim().length > 0)
+      ) {
         testCase = all
           .slice(i + 1, close)
           .map((title) => title.trim())
@@ -43,16 +71,16 @@ export const parseCppCatch2: Adapter = (input, { average }) => {
       }
       continue;
     }
-    const first = FIRST.exec(line);
-    const mean = first ? MEAN.exec(all[i + 1] ?? '') : null;
-    const deviation = mean ? MEAN.exec(all[i + 2] ?? '') : null;
+    const first = matchAfterName(FIRST, 4, line);
+    const mean = first ? matchAfterName(MEAN, 6, all[i + 1] ?? '') : null;
+    const deviation = mean ? matchAfterName(MEAN, 6, all[i + 2] ?? '') : null;
     if (!first || !mean || !deviation || testCase === undefined) continue;
-    const name = [first[1], mean[1], deviation[1]]
+    const name = [first[0], mean[0], deviation[0]]
       .map((part) => (part as string).trim())
       .filter((part) => part.length > 0)
       .join(' ');
-    const value = nanoseconds(mean[2] as string, mean[3] as string);
-    const spreadNs = nanoseconds(deviation[2] as string, deviation[3] as string);
+    const value = nanoseconds(mean[1] as string, mean[2] as string);
+    const spreadNs = nanoseconds(deviation[1] as string, deviation[2] as string);
     addMetric(results, `${testCase}: ${name}`, LATENCY, {
       value,
       lower_value: value - spreadNs,

@@ -1,5 +1,5 @@
 import { type Adapter, type AdapterResults, addMetric, nonEmpty } from './results.js';
-import { isNumber, isObject, lines } from './units.js';
+import { isNumber, isObject, lines, parseJson } from './units.js';
 
 /**
  * Gungraun (formerly Iai-Callgrind): its summary JSON (version 6, pretty or NDJSON, possibly among
@@ -82,20 +82,37 @@ export const parseGungraunStdout: Adapter = (input, { average }) => {
   return nonEmpty(results);
 };
 
-/** The balanced JSON object starting at `start` (string-aware), or undefined when it never closes. */
-function objectAt(text: string, start: number): string | undefined {
-  let depth = 0;
+/**
+ * The balanced JSON objects that open a line (after spaces or tabs) and lie in no other such object, as
+ * `[start, end)`, in one string-aware pass. A string ends at a line break (JSON strings hold none), so a
+ * line never starts inside one and objects nested in others are not scanned again.
+ */
+function outerLineObjects(text: string): [number, number][] {
+  const opened: number[] = [];
+  const closed: [number, number][] = [];
+  let lineStart = true;
   let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text[i];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      inString = false;
+      lineStart = true;
+      continue;
+    }
     if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return text.slice(start, i + 1);
+      if (c === 92 && text.charCodeAt(i + 1) !== 10 && text.charCodeAt(i + 1) !== 13) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123) opened.push(lineStart ? i : -1);
+    else if (c === 125) {
+      const start = opened.pop() ?? -1;
+      // Objects close inside out: drop those this one encloses.
+      while (start >= 0 && (closed.at(-1)?.[0] ?? -1) > start) closed.pop();
+      if (start >= 0) closed.push([start, i + 1]);
+    }
+    if (c !== 32 && c !== 9) lineStart = false;
   }
-  return undefined;
+  return closed;
 }
 
 /** The new value of a summary metric: `Left` (new only) or the first of `Both`. */
@@ -130,16 +147,9 @@ function addSummary(results: AdapterResults, summary: Record<string, unknown>): 
 export const parseGungraunJson: Adapter = (input, { average }) => {
   if (average !== undefined) return undefined;
   const results: AdapterResults = new Map();
-  for (const match of input.matchAll(/^[ \t]*\{/gm)) {
-    const start = (match.index ?? 0) + match[0].length - 1;
-    const candidate = objectAt(input, start);
-    if (!candidate) continue;
-    try {
-      const parsed: unknown = JSON.parse(candidate);
-      if (isObject(parsed)) addSummary(results, parsed);
-    } catch {
-      // Not JSON after all (or foreign output): keep scanning.
-    }
+  for (const [start, end] of outerLineObjects(input)) {
+    const parsed = parseJson(input.slice(start, end));
+    if (isObject(parsed)) addSummary(results, parsed);
   }
   return nonEmpty(results);
 };

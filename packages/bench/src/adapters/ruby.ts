@@ -1,8 +1,18 @@
 import { type Adapter, type AdapterResults, addMetric, LATENCY, nonEmpty } from './results.js';
-import { lines, NUMBER, parseNumber } from './units.js';
+import { isSingleLine, lines, NUMBER, parseNumber, tailStart } from './units.js';
 
 const HEADER = /^\s+user\s+system\s+total\s+real\s*$/;
-const ROW = new RegExp(`^(.*?)\\s+${NUMBER}\\s+${NUMBER}\\s+${NUMBER}\\s+\\(\\s*(${NUMBER})\\)\\s*$`);
+const ROW_TAIL = new RegExp(`\\s+${NUMBER}\\s+${NUMBER}\\s+${NUMBER}\\s+\\(\\s*(${NUMBER})\\)\\s*$`, 'y');
+
+/** `^(.*?)<ROW_TAIL>`: the label and the real time, or undefined. The tail's `(` is the line's last. */
+function matchRow(line: string): [string, string] | undefined {
+  const start = tailStart(line, 3, line.lastIndexOf('('));
+  if (start < 0) return undefined;
+  ROW_TAIL.lastIndex = start;
+  const match = ROW_TAIL.exec(line);
+  const label = line.slice(0, start);
+  return match && isSingleLine(label) ? [label, match[1] as string] : undefined;
+}
 
 /** Ruby's `Benchmark.bm`/`bmbm`: rows right after a `user system total real` header; the real time counts. */
 export const parseRubyBenchmark: Adapter = (input, { average }) => {
@@ -15,13 +25,13 @@ export const parseRubyBenchmark: Adapter = (input, { average }) => {
       continue;
     }
     if (!armed) continue;
-    const match = ROW.exec(line);
-    const seconds = match ? parseNumber(match[2] as string) : undefined;
-    if (!match || seconds === undefined || (match[1] as string).length === 0) {
+    const row = matchRow(line);
+    const seconds = row ? parseNumber(row[1]) : undefined;
+    if (!row || seconds === undefined || row[0].length === 0) {
       armed = false;
       continue;
     }
-    addMetric(results, match[1] as string, LATENCY, { value: seconds * 1e9 });
+    addMetric(results, row[0], LATENCY, { value: seconds * 1e9 });
   }
   return nonEmpty(results);
 };

@@ -1,5 +1,5 @@
 import { type Adapter, type AdapterResults, addMetric, LATENCY, nonEmpty, spread } from './results.js';
-import { lines, NUMBER, nanosecondsPer, parseNumber, TIME_UNIT } from './units.js';
+import { isSingleLine, lines, NUMBER, nanosecondsPer, parseNumber, TIME_UNIT } from './units.js';
 
 const LIBTEST = new RegExp(
   `^test (\\S+)\\s+\\.\\.\\. bench:\\s+(${NUMBER}) (${TIME_UNIT})/iter \\(\\+/- (${NUMBER})\\)\\s*$`,
@@ -22,8 +22,9 @@ export const parseRustBench: Adapter = (input, { average }) => {
   return nonEmpty(results);
 };
 
-const CRITERION = new RegExp(
-  `^(.*?)\\s*time:\\s+\\[(${NUMBER}) (${TIME_UNIT}) (${NUMBER}) (${TIME_UNIT}) (${NUMBER}) (${TIME_UNIT})\\]\\s*$`,
+const CRITERION_TAIL = new RegExp(
+  `time:\\s+\\[(${NUMBER}) (${TIME_UNIT}) (${NUMBER}) (${TIME_UNIT}) (${NUMBER}) (${TIME_UNIT})\\]\\s*$`,
+  'y',
 );
 
 /** Criterion: `name  time: [lo unit mid unit hi unit]`, the name on the previous line when it wraps. */
@@ -32,10 +33,16 @@ export const parseRustCriterion: Adapter = (input, { average }) => {
   const results: AdapterResults = new Map();
   const all = lines(input);
   all.forEach((line, index) => {
-    const match = CRITERION.exec(line);
+    // The tail holds no other `time:`, so only the last one can start it.
+    const at = line.lastIndexOf('time:');
+    if (at < 0) return;
+    CRITERION_TAIL.lastIndex = at;
+    const match = CRITERION_TAIL.exec(line);
     if (!match) return;
-    const [, head, lo, loUnit, mid, midUnit, hi, hiUnit] = match as unknown as string[];
-    const name = (head as string).length > 0 ? (head as string) : (all[index - 1] ?? '').trim();
+    const head = line.slice(0, match.index).trimEnd();
+    if (!isSingleLine(head)) return;
+    const [, lo, loUnit, mid, midUnit, hi, hiUnit] = match as unknown as string[];
+    const name = head.length > 0 ? head : (all[index - 1] ?? '').trim();
     const value = (parseNumber(mid as string) as number) * (nanosecondsPer(midUnit as string) as number);
     const lower = (parseNumber(lo as string) as number) * (nanosecondsPer(loUnit as string) as number);
     const upper = (parseNumber(hi as string) as number) * (nanosecondsPer(hiUnit as string) as number);
@@ -54,7 +61,7 @@ const IAI_MEASURES = [
 ] as const;
 
 const IAI_LINES = IAI_MEASURES.map(
-  ([label]) => new RegExp(`^\\s*${label}:\\s+(\\d+)( \\(No change\\)| \\([+-](?:\\d+\\.?\\d*|inf)%\\))?\\s*$`),
+  ([label]) => new RegExp(`^\\s*${label}:\\s+(\\d+)( \\(No change\\)| \\([+-](?:\\d+(?:\\.\\d*)?|inf)%\\))?\\s*$`),
 );
 
 /** Iai: a benchmark name followed by exactly five counter lines. */

@@ -20,21 +20,91 @@ export function parseNumber(text: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
-export const NUMBER = '[+-]?[\\d,]*\\.?\\d+(?:[eE][+-]?\\d+)?';
+/** `[\d,]*\.?\d+` without its quadratic backtracking: the digit run cannot be split two ways. */
+export const NUMBER = '[+-]?[\\d,]*(?:\\.\\d+|\\d)(?:[eE][+-]?\\d+)?';
 export const TIME_UNIT = '(?:ps|ns|μs|µs|us|ms|s)';
 
-export const lines = (input: string): string[] => input.split(/\r?\n/);
+/** `magic` hands the same input to every adapter: the last split and parse are kept for the next one. */
+let lastSplit: { input: string; lines: readonly string[] } | undefined;
+let lastParse: { input: string; document: unknown } | undefined;
+
+export function lines(input: string): readonly string[] {
+  if (lastSplit?.input !== input) lastSplit = { input, lines: input.split(/\r?\n/) };
+  return lastSplit.lines;
+}
+
+/** The characters of the regular-expression class `\s`. */
+function isSpace(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/**
+ * Where the whitespace before the `count`-th last token of `line.slice(0, end)` begins (tokens are
+ * separated by whitespace), or -1 when there is no such whitespace. A name followed by `count` tokens
+ * ends there: this scan replaces `^(.*?)\s+token…$`, which backtracks quadratically on long lines.
+ */
+export function tailStart(line: string, count: number, end = line.length): number {
+  let i = end;
+  while (i > 0 && isSpace(line.charCodeAt(i - 1))) i--;
+  for (let token = 0; token < count; token++) {
+    if (token > 0) while (i > 0 && isSpace(line.charCodeAt(i - 1))) i--;
+    const tokenEnd = i;
+    while (i > 0 && !isSpace(line.charCodeAt(i - 1))) i--;
+    if (i === tokenEnd) return -1;
+  }
+  if (i === 0 || !isSpace(line.charCodeAt(i - 1))) return -1;
+  while (i > 0 && isSpace(line.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/** Whether a name may be what `.*` matched: `.` matches no line terminator. */
+export const isSingleLine = (name: string): boolean => !/[\r\u2028\u2029]/.test(name);
 
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
-/** JSON.parse that answers undefined instead of throwing. */
-export function parseJson(input: string): unknown {
-  try {
-    return JSON.parse(input);
-  } catch {
-    return undefined;
+/** serde_json's recursion limit, which Bencher's adapters inherit; deeper documents are not parsed at all. */
+const MAX_JSON_DEPTH = 128;
+
+function nestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) {
+      if (++depth > MAX_JSON_DEPTH) return true;
+    } else if (c === 125 || c === 93) depth--;
   }
+  return false;
+}
+
+/** JSON.parse that answers undefined instead of throwing. Adapters only read the document. */
+export function parseJson(input: string): unknown {
+  if (lastParse?.input !== input) {
+    let document: unknown;
+    try {
+      document = nestsTooDeep(input) ? undefined : JSON.parse(input);
+    } catch {
+      document = undefined;
+    }
+    lastParse = { input, document };
+  }
+  return lastParse.document;
 }
