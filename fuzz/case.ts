@@ -46,6 +46,8 @@ export interface Case {
   expect: Expect;
   /** Default 2,000. */
   maxMs?: number;
+  /** Answered by the HTTP parser or body parser before any storage is touched: run on SQLite targets only. */
+  parserOnly?: boolean;
   /** Runs after the answer; returns a failure message or nothing. */
   check?: (target: TargetInfo) => Promise<string | undefined>;
 }

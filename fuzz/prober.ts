@@ -7,7 +7,7 @@ import { send } from './send.js';
 const EVERY_MS = 250;
 const SLOW_MS = 1000;
 
-interface Slow {
+export interface Slow {
   name: string;
   at: number;
   text: string;
@@ -42,17 +42,17 @@ async function probe(services: Services): Promise<void> {
 const role = process.env.ATRIUM_FUZZ_PROBE;
 if (role) await probe(JSON.parse(role) as Services);
 
-/** Starts the prober; `running` names the case under way at a given time, to say which one stalled. */
-export function startProber(services: Services, running: (at: number) => string) {
+/** Starts the prober; `stop` returns every slow or missing answer it saw. */
+export function startProber(services: Services) {
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
     env: { ...process.env, ATRIUM_FUZZ_PROBE: JSON.stringify(services) },
   });
-  const failures: string[] = [];
+  const slow: Slow[] = [];
   const done = new Promise<void>((resolve) => {
     child.on('message', (message: Slow | 'done') => {
       if (message === 'done') resolve();
-      else failures.push(`${message.name} /healthz: ${message.text} during ${running(message.at)}`);
+      else slow.push(message);
     });
     child.on('exit', () => resolve());
   });
@@ -60,7 +60,7 @@ export function startProber(services: Services, running: (at: number) => string)
     stop: async () => {
       child.send('stop');
       await done;
-      return failures;
+      return slow;
     },
   };
 }

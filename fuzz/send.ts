@@ -9,7 +9,7 @@ export interface Answer {
 }
 
 /** Longest any one request may take before it counts as a stall and is abandoned. */
-const GIVE_UP_MS = 10_000;
+const GIVE_UP_MS = 15_000;
 const CHUNK = 1024 * 1024;
 const REFUSAL_WAIT_MS = 300;
 
@@ -61,9 +61,14 @@ async function writeBody(client: ClientRequest, body: string | Buffer | undefine
     if (at === CHUNK) await new Promise((resolve) => setTimeout(resolve, REFUSAL_WAIT_MS));
     if (answered() || client.destroyed) return;
     if (!client.write(bytes.subarray(at, at + CHUNK))) {
-      await new Promise((resolve) => {
-        client.once('drain', resolve);
-        client.once('close', resolve);
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          client.off('drain', done);
+          client.off('close', done);
+          resolve();
+        };
+        client.on('drain', done);
+        client.on('close', done);
       });
     }
   }

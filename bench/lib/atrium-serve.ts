@@ -73,6 +73,13 @@ export async function postgresSchema(): Promise<{ url: string; drop(): Promise<v
   return { url, drop };
 }
 
+const children = new Set<ChildProcess>();
+// A runner that fails or is interrupted must not leave services behind (a stalled one keeps a core busy).
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 export async function startService(service: Service, dialect: Dialect, options: StartOptions = {}): Promise<Running> {
   const dataDir = mkdtempSync(join(tmpdir(), `atrium-serve-${service}-`));
   const configFile = join(dataDir, 'atrium.toml');
@@ -93,6 +100,7 @@ export async function startService(service: Service, dialect: Dialect, options: 
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
   let output = '';
   let exit: string | undefined;
   child.stdout?.on('data', (d) => {
@@ -104,11 +112,15 @@ export async function startService(service: Service, dialect: Dialect, options: 
   const closed = new Promise<void>((resolve) =>
     child.on('close', (code, signal) => {
       exit = signal ?? String(code);
+      children.delete(child);
       resolve();
     }),
   );
   const origin = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${service} (${dialect}): no banner in 60 s: ${output}`)), 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${service} (${dialect}): no banner in 180 s: ${output}`)),
+      180_000,
+    );
     const onData = () => {
       const url = new RegExp(`^ {2}${service}\\s+(http://[\\d.:]+)`, 'm').exec(output)?.[1];
       if (url) {

@@ -39,6 +39,7 @@ export function hostileBodies(endpoint: Endpoint): Case[] {
       body: make(sentinel),
     }),
     expect,
+    parserOnly: true,
   });
   const { badJson, notObject, badShape } = endpoint;
   return [

@@ -235,8 +235,8 @@ export const provenanceCases: Case[] = [
     method: 'POST',
     path: QB,
     headers: () => json,
-    badJson: aiida500(REFERENCE_INPUT_ERROR),
-    notObject: aiida500(REFERENCE_INPUT_ERROR),
-    badShape: aiida500(REFERENCE_INPUT_ERROR),
+    badJson: aiida500(REFERENCE_INPUT_ERROR, 400),
+    notObject: aiida500(REFERENCE_INPUT_ERROR, 400),
+    badShape: aiida500(REFERENCE_INPUT_ERROR, 400),
   }),
 ];

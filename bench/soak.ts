@@ -1,0 +1,215 @@
+// `npm run bench -- soak [seconds] [sqlite|postgres|both]`: all three services as real `atrium serve` processes
+// under a mixed workload at 16 connections each for `seconds` (default 150), on SQLite and on PostgreSQL.
+// Per service: requests, errors (non-2xx and socket errors), p50/p99, and the process RSS sampled every 5 s
+// (at the end of warm-up, at the end, and the slope in between).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUNDLED_ARCHIVE } from '@atrium/provenance';
+import autocannon from 'autocannon';
+import { recordedVllm, startFixedUpstream } from '../packages/inference/test/support/fixed-upstream.js';
+import { loadArchiveIntoPostgres } from './lib/aiida-postgres.js';
+import { type Dialect, postgresSchema, type Running, type Service, startService } from './lib/atrium-serve.js';
+import { bmfReport } from './lib/bench-service.js';
+import type { BenchReport } from './lib/report.js';
+
+const CONNECTIONS = 16;
+const SAMPLE_MS = 5000;
+const KEY = 'sk-soak-0123456789abcdef';
+const MODEL = 'soak/fixed';
+const BENCHMARKS = 10;
+
+type Step = autocannon.Request;
+
+interface Workload {
+  running: Running;
+  steps: Step[];
+  cleanup?: () => Promise<void>;
+}
+
+const rssMb = (pid: number) => {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return kb / 1024;
+};
+
+async function inference(dialect: Dialect, upstream: string): Promise<Workload> {
+  const config = `[[inference.models]]\nid = "${MODEL}"\ncontextLength = 32768\nbackend = { type = "upstream", replicas = ["${upstream}"] }\n`;
+  const running = await startService('inference', dialect, { config, env: { ATRIUM_DEMO_KEY: KEY } });
+  const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+  const chat = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hello there, how are you?' }] });
+  const stream = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: true });
+  return {
+    running,
+    steps: [
+      { method: 'POST', path: '/v1/chat/completions', headers, body: chat },
+      { method: 'POST', path: '/v1/chat/completions', headers, body: stream },
+      { method: 'GET', path: '/v1/models', headers },
+    ],
+  };
+}
+
+async function bench(dialect: Dialect): Promise<Workload> {
+  let token = '';
+  const running = await startService('bench', dialect, {
+    before: async (cli) => {
+      await cli(['bench', 'admin', 'user', 'create', '--name', 'Soak Runner', '--email', 'soak@bench.local']);
+      token = (await cli(['bench', 'admin', 'token', '--email', 'soak@bench.local', '--jwt'])).trim();
+    },
+  });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const init = { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) };
+    const response = await fetch(`${running.origin}${path}`, init);
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<{ uuid: string }[]>;
+  };
+  await call('POST', '/v0/organizations/soak-runner/projects', { name: 'Soak', slug: 'soak' });
+  for (let i = 0; i < 20; i++) await call('POST', '/v0/projects/soak/reports', bmfReport(i, BENCHMARKS, ['latency']));
+  const uuids = async (plural: string) =>
+    (await call('GET', `/v0/projects/soak/${plural}?per_page=255`)).map((row) => row.uuid).join(',');
+  const perf =
+    `/v0/projects/soak/perf?branches=${await uuids('branches')}&testbeds=${await uuids('testbeds')}` +
+    `&benchmarks=${await uuids('benchmarks')}&measures=${await uuids('measures')}&start_time=${Date.UTC(2026, 0, 1)}`;
+  let second = 1000;
+  return {
+    running,
+    steps: [
+      {
+        method: 'POST',
+        path: '/v0/projects/soak/reports',
+        headers,
+        setupRequest: (request) => ({ ...request, body: JSON.stringify(bmfReport(second++, BENCHMARKS, ['latency'])) }),
+      },
+      { method: 'GET', path: perf, headers },
+      { method: 'GET', path: '/v0/projects/soak/alerts?per_page=8', headers },
+      { method: 'GET', path: '/v0/projects/soak/reports?per_page=8', headers },
+      { method: 'GET', path: '/v0/projects/soak/benchmarks?per_page=8', headers },
+    ],
+  };
+}
+
+async function provenance(dialect: Dialect): Promise<Workload> {
+  let cleanup: (() => Promise<void>) | undefined;
+  let config = '';
+  if (dialect === 'postgres') {
+    const schema = await postgresSchema();
+    await loadArchiveIntoPostgres(BUNDLED_ARCHIVE, schema.url, join(process.cwd(), 'data', 'soak-cache'));
+    config = `[provenance]\nsources = [{ name = "default", location = "${schema.url}" }]\n`;
+    cleanup = schema.drop;
+  }
+  const running = await startService('provenance', dialect, { config });
+  const listed = (await (await fetch(`${running.origin}/api/v4/nodes?limit=1`)).json()) as {
+    data: { nodes: { uuid: string }[] };
+  };
+  const uuid = listed.data.nodes[0]?.uuid;
+  const qb = JSON.stringify({
+    path: [{ entity_type: 'node.Node.', orm_base: 'node', tag: 'n' }],
+    project: { n: ['id', 'uuid', 'node_type', 'ctime'] },
+    order_by: [{ n: [{ id: { order: 'desc' } }] }],
+    limit: 20,
+  });
+  return {
+    running,
+    cleanup,
+    steps: [
+      { method: 'GET', path: '/api/v4/nodes/page/1?perpage=20&orderby=-ctime' },
+      { method: 'GET', path: `/api/v4/nodes/${uuid}` },
+      { method: 'POST', path: '/api/v4/querybuilder', headers: { 'content-type': 'application/json' }, body: qb },
+      { method: 'GET', path: '/api/v4/nodes/statistics' },
+    ],
+  };
+}
+
+/** Least-squares slope of (seconds, MB), in MB per minute. */
+function slopePerMinute(points: [number, number][]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxy = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return (sxy / sxx) * 60;
+}
+
+async function soak(dialect: Dialect, seconds: number, upstream: string) {
+  const workloads = await Promise.all([inference(dialect, upstream), provenance(dialect), bench(dialect)]);
+  const warmUp = Math.min(30, seconds / 5);
+  const samples = new Map<Service, [number, number][]>(workloads.map((w) => [w.running.service, []]));
+  const started = performance.now();
+  const sample = () => {
+    const at = (performance.now() - started) / 1000;
+    for (const w of workloads) samples.get(w.running.service)?.push([at, rssMb(w.running.pid)]);
+  };
+  sample();
+  const sampler = setInterval(sample, SAMPLE_MS);
+  try {
+    const results = await Promise.all(
+      workloads.map((w) =>
+        autocannon({ url: w.running.origin, connections: CONNECTIONS, duration: seconds, requests: w.steps }),
+      ),
+    );
+    clearInterval(sampler);
+    sample();
+    return workloads.map((w, i) => {
+      const result = results[i] as autocannon.Result;
+      const points = samples.get(w.running.service) ?? [];
+      const after = points.filter(([at]) => at >= warmUp);
+      const exited = w.running.exit();
+      return {
+        dialect,
+        service: w.running.service,
+        requests: result.requests.total,
+        'req/s': Math.round(result.requests.average),
+        errors: result.errors + result.non2xx + result.timeouts + (exited === undefined ? 0 : 1),
+        'p50 ms': result.latency.p50,
+        'p99 ms': result.latency.p99,
+        'RSS start MB': Math.round(points[0]?.[1] ?? 0),
+        'RSS warm MB': Math.round(after[0]?.[1] ?? 0),
+        'RSS end MB': Math.round(points.at(-1)?.[1] ?? 0),
+        'MB/min after warm-up': Number(slopePerMinute(after).toFixed(2)),
+        rss: points.map(([at, mb]) => [Math.round(at), Math.round(mb)]),
+        ...(exited === undefined ? {} : { exited }),
+      };
+    });
+  } finally {
+    clearInterval(sampler);
+    for (const w of workloads) {
+      await w.running.stop();
+      await w.cleanup?.();
+    }
+  }
+}
+
+export default async function soakBench(args: string[]): Promise<BenchReport> {
+  const seconds = Number(args[0] ?? 150);
+  const which = args[1] ?? 'both';
+  const dialects: Dialect[] = which === 'both' ? ['sqlite', 'postgres'] : [which as Dialect];
+  const upstream = await startFixedUpstream(recordedVllm);
+  const rows = [];
+  try {
+    for (const dialect of dialects) rows.push(...(await soak(dialect, seconds, upstream.origin)));
+  } finally {
+    await upstream.close();
+  }
+  return {
+    title: `soak: ${seconds} s at ${CONNECTIONS} connections per service, all three services at once, each its own atrium serve process`,
+    columns: [
+      'dialect',
+      'service',
+      'requests',
+      'req/s',
+      'errors',
+      'p50 ms',
+      'p99 ms',
+      'RSS warm MB',
+      'RSS end MB',
+      'MB/min after warm-up',
+    ],
+    rows: rows.map(({ rss: _rss, ...row }) => row),
+    notes: [
+      'goals: 0 errors, bench p99 < 100 ms, RSS flat after warm-up',
+      `workloads: inference chat (plain and streamed) on a fixed-response upstream + /v1/models; bench report POST (${BENCHMARKS} benchmarks), perf, alerts, reports, benchmarks; provenance nodes page, node detail, QueryBuilder, statistics`,
+      `warm-up: the first min(30 s, duration / 5); RSS sampled every ${SAMPLE_MS / 1000} s; slope by least squares`,
+    ],
+    data: { rows },
+  };
+}
