@@ -70,6 +70,7 @@ describe('normalizeError', () => {
 
 describe('normalizeError: an unreachable database is a 503 with Retry-After', () => {
   const coded = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+  const socket = (code: string, syscall: string) => Object.assign(new Error(`${syscall} ${code}`), { code, syscall });
   const unavailable = {
     status: 503,
     code: 'database_unavailable',
@@ -77,9 +78,10 @@ describe('normalizeError: an unreachable database is a 503 with Retry-After', ()
     headers: { 'retry-after': '5' },
   };
   it.each([
-    ['connection refused', coded('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
-    ['refused on every address', Object.assign(new AggregateError([], ''), { code: 'ECONNREFUSED' })],
-    ['connection reset', coded('ECONNRESET')],
+    ['connection refused', socket('ECONNREFUSED', 'connect')],
+    ['refused on every address', new AggregateError([socket('ECONNREFUSED', 'connect')], '')],
+    ['connection reset', socket('ECONNRESET', 'read')],
+    ['broken pipe', socket('EPIPE', 'write')],
     ['admin shutdown', coded('57P01', 'terminating connection due to administrator command')],
     ['crash shutdown', coded('57P02')],
     ['cannot connect now', coded('57P03', 'the database system is shutting down')],
@@ -96,6 +98,7 @@ describe('normalizeError: an unreachable database is a 503 with Retry-After', ()
   });
 
   it.each([
+    ['a client that aborted its request', coded('ECONNRESET', 'aborted')],
     ['unique violation', coded('23505', 'duplicate key value')],
     ['syntax error', coded('42601')],
     ['SQLite constraint', coded('SQLITE_CONSTRAINT_UNIQUE')],
