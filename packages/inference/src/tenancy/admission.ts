@@ -259,7 +259,8 @@ export class Admission {
     const resets = Number.isFinite(window.end)
       ? `The budget resets at ${isoTime(window.end)}.`
       : 'The budget does not reset.';
-    const hint = requested > budget ? ' Lower max_tokens: this request alone reserves more than the budget.' : '';
+    const hint =
+      requested > budget ? ' Lower max_tokens (or n): this request alone reserves more than the budget.' : '';
     return new AdmissionRefused(
       'insufficient_quota',
       `You exceeded the token budget of this API key: ${used} of ${budget} tokens used in the current period, this request reserves ${requested}. ${resets}${hint}`,
@@ -287,7 +288,9 @@ export class Admission {
       }
       if (resource.tokens_per_minute !== null && tokens + r.tokens > resource.tokens_per_minute) {
         const hint =
-          r.tokens > resource.tokens_per_minute ? ' Lower max_tokens: this request alone exceeds the limit.' : '';
+          r.tokens > resource.tokens_per_minute
+            ? ' Lower max_tokens (or n): this request alone exceeds the limit.'
+            : '';
         return new AdmissionRefused(
           'rate_limit_exceeded',
           `Rate limit reached on tokens per minute (TPM) for this inference resource: limit ${resource.tokens_per_minute}, used ${tokens}, requested ${r.tokens}. Please try again in ${retry['retry-after']}s.${hint}`,
