@@ -14,7 +14,9 @@ async function appWithSlowRoute(delayMs: number) {
     formatError,
   });
   const events: string[] = [];
+  let started = false;
   app.get('/slow', async () => {
+    started = true;
     await sleep(delayMs);
     events.push('handler done');
     return { done: true };
@@ -22,14 +24,16 @@ async function appWithSlowRoute(delayMs: number) {
   app.addHook('onClose', async () => {
     events.push('database closed');
   });
-  return { app, events, base: await listen(app) };
+  // Waits until the slow request is in its handler (a loaded machine can take longer than any fixed sleep).
+  const inHandler = () => vi.waitUntil(() => started, { timeout: 5000 });
+  return { app, events, inHandler, base: await listen(app) };
 }
 
 describe('closeGracefully', () => {
   it('lets in-flight requests finish, refuses new ones, then closes the database', async () => {
-    const { app, events, base } = await appWithSlowRoute(300);
+    const { app, events, inHandler, base } = await appWithSlowRoute(300);
     const inFlight = fetch(`${base}/slow`);
-    await sleep(50);
+    await inHandler();
     const closing = closeGracefully(app, 5000);
     await vi.waitUntil(() => !app.server.listening, { timeout: 5000 });
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
@@ -41,9 +45,9 @@ describe('closeGracefully', () => {
   });
 
   it('stops waiting at the deadline', async () => {
-    const { app, events, base } = await appWithSlowRoute(5000);
+    const { app, events, inHandler, base } = await appWithSlowRoute(5000);
     const inFlight = fetch(`${base}/slow`).catch((error: Error) => error);
-    await sleep(50);
+    await inHandler();
     const started = Date.now();
     await closeGracefully(app, 200);
     expect(Date.now() - started).toBeLessThan(2000);
