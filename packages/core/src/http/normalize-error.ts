@@ -34,7 +34,7 @@ const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type', message: 'unsupported content-type' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_request', message: 'content-length does not match the body' },
   FST_ERR_BAD_URL: { code: 'invalid_url', message: 'the URL path has an invalid percent-encoding' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: 'uri_too_long', message: 'a URL path segment is longer than 500 characters' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'uri_too_long', message: 'a URL path segment is longer than the limit' },
 };
 
 /**
