@@ -20,10 +20,13 @@ import { builtInMeasure, CUSTOM_UNITS } from './built-in-measures.js';
 import { stripIgnoreSuffix } from './ignore-suffix.js';
 import { toModel } from './model-input.js';
 import type { NewReport } from './new-report.js';
+import { resultsSizeProblem, resultsTextProblem } from './report-limits.js';
 
 const badRequest = (message: string) => new HttpError(400, 'invalid_report', message);
 
 function parseResults(adapter: AdapterName, report: NewReport): AdapterResults[] {
+  const tooLong = resultsTextProblem(report.results);
+  if (tooLong) throw badRequest(tooLong);
   const settings = { average: report.settings?.average ?? undefined };
   const iterations = report.results.map((input) => {
     const parsed = parseWithAdapter(adapter, input, settings);
@@ -34,6 +37,8 @@ function parseResults(adapter: AdapterName, report: NewReport): AdapterResults[]
     }
     return parsed;
   });
+  const tooLarge = resultsSizeProblem(iterations);
+  if (tooLarge) throw badRequest(tooLarge);
   const fold = report.settings?.fold;
   return fold && iterations.length > 0 ? [foldIterations(iterations, fold)] : iterations;
 }
@@ -247,6 +252,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
       if (limit && !entry.ignored) {
         rows.alerts.push({
           uuid: randomUUID(),
+          project_uuid: project.uuid,
           boundary_uuid: boundaryUuid,
           boundary_limit: limit,
           status: 'active',

@@ -11,7 +11,7 @@ export interface AlertFilter {
   status?: AlertStatus | undefined;
 }
 
-function alertsOfProject(db: Db, filter: AlertFilter) {
+export function alertsOfProject(db: Db, filter: AlertFilter) {
   let query = db
     .selectFrom('alert')
     .innerJoin('boundary', 'boundary.uuid', 'alert.boundary_uuid')
@@ -23,7 +23,7 @@ function alertsOfProject(db: Db, filter: AlertFilter) {
     .innerJoin('branch', 'branch.uuid', 'head.branch_uuid')
     .innerJoin('testbed', 'testbed.uuid', 'report.testbed_uuid')
     .innerJoin('measure', 'measure.uuid', 'metric.measure_uuid')
-    .where('report.project_uuid', '=', filter.projectUuid);
+    .where('alert.project_uuid', '=', filter.projectUuid);
   query = query.where(archivedFilter(['branch', 'testbed', 'measure'], filter.archived));
   if (filter.status) query = query.where('alert.status', '=', filter.status);
   return query;
@@ -61,7 +61,7 @@ export const findAlert = (db: Db, projectUuid: string, uuid: string) =>
     .innerJoin('report_benchmark', 'report_benchmark.uuid', 'metric.report_benchmark_uuid')
     .innerJoin('report', 'report.uuid', 'report_benchmark.report_uuid')
     .select(['alert.uuid', 'alert.status', 'report.created as report_created'])
-    .where('report.project_uuid', '=', projectUuid)
+    .where('alert.project_uuid', '=', projectUuid)
     .where('alert.uuid', '=', uuid)
     .executeTakeFirst();
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Page } from '../wire/pagination.js';
 import { type NameId, suffixedSlug } from '../wire/slug.js';
+import { chunks } from './chunks.js';
 import { type Listed, paged, searchAny } from './list-query.js';
 import type { DimensionColumns, DimensionTableName, MeasureTable } from './schema.js';
 import type { Db, Dimension } from './types.js';
@@ -36,6 +37,45 @@ export async function findDimensionsByUuid<T extends Dimension = Dimension>(
 ): Promise<T[]> {
   if (uuids.length === 0) return [];
   return (await as(db).selectFrom(table(name)).selectAll().where('uuid', 'in', uuids).execute()) as T[];
+}
+
+/**
+ * Inserts dimensions of one project in multi-row statements; a slug taken (before or within the batch)
+ * gets a random suffix. Names must be new.
+ */
+export async function insertDimensions<T extends Dimension = Dimension>(
+  db: Db,
+  name: DimensionTableName,
+  projectUuid: string,
+  inputs: readonly { name: string; slug: string; extra?: Partial<AnyDimension> }[],
+  now = Date.now(),
+): Promise<T[]> {
+  const taken = new Set<string>();
+  for await (const slugs of chunks(inputs.map((input) => input.slug))) {
+    const rows = await as(db)
+      .selectFrom(table(name))
+      .select('slug')
+      .where('project_uuid', '=', projectUuid)
+      .where('slug', 'in', slugs)
+      .execute();
+    for (const row of rows) taken.add(row.slug);
+  }
+  const rows = inputs.map((input): AnyDimension => {
+    const slug = taken.has(input.slug) ? suffixedSlug(input.slug) : input.slug;
+    taken.add(slug);
+    return {
+      uuid: randomUUID(),
+      project_uuid: projectUuid,
+      name: input.name,
+      slug,
+      created: now,
+      modified: now,
+      archived: null,
+      ...input.extra,
+    };
+  });
+  for await (const chunk of chunks(rows)) await as(db).insertInto(table(name)).values(chunk).execute();
+  return rows as unknown as T[];
 }
 
 /** Inserts a dimension; a taken slug gets a random suffix, a taken name is the caller's 409. */
@@ -116,13 +156,14 @@ export async function updateDimension(
 
 /** Clears `archived` on the dimensions a new report uses. */
 export async function unarchive(db: Db, name: DimensionTableName, uuids: readonly string[], now = Date.now()) {
-  if (uuids.length === 0) return;
-  await as(db)
-    .updateTable(table(name))
-    .set({ archived: null, modified: now })
-    .where('uuid', 'in', uuids)
-    .where('archived', 'is not', null)
-    .execute();
+  for await (const chunk of chunks(uuids)) {
+    await as(db)
+      .updateTable(table(name))
+      .set({ archived: null, modified: now })
+      .where('uuid', 'in', chunk)
+      .where('archived', 'is not', null)
+      .execute();
+  }
 }
 
 export async function deleteDimension(db: Db, name: DimensionTableName, uuid: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Insertable } from 'kysely';
+import { chunks } from './chunks.js';
 import type {
   AlertTable,
   BenchDatabase,
@@ -17,19 +18,16 @@ export interface IterationRows {
   alerts: Insertable<AlertTable>[];
 }
 
-/** Rows per INSERT statement, well below SQLite's 32766 bound parameters. */
-const CHUNK = 500;
-
 async function insertChunked<T extends 'report_benchmark' | 'metric' | 'boundary' | 'alert'>(
   db: Db,
   table: T,
   rows: readonly Insertable<BenchDatabase[T]>[],
 ): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) {
+  for await (const chunk of chunks(rows)) {
     // Kysely cannot relate a generic table name to its row type; the signature above does.
     await db
       .insertInto(table)
-      .values(rows.slice(i, i + CHUNK) as never)
+      .values(chunk as never)
       .execute();
   }
 }

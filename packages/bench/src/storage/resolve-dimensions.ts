@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { NameId } from '../wire/slug.js';
-import { insertDimension, unarchive } from './dimensions.js';
+import { chunks } from './chunks.js';
+import { insertDimensions, unarchive } from './dimensions.js';
 import type { DimensionColumns, DimensionTableName } from './schema.js';
 import type { Db, Dimension } from './types.js';
 
@@ -20,8 +21,9 @@ export class UnknownDimensionError extends Error {
 }
 
 /**
- * Gets or creates the dimensions a report names, in one lookup query: each key matches only the column
- * its form names (UUID, slug or name). Archived ones are unarchived. Returns rows by key id value.
+ * Gets or creates the dimensions a report names, in chunked lookups and multi-row inserts: each key
+ * matches only the column its form names (UUID, slug or name). Archived ones are unarchived. Returns rows
+ * by key id value.
  */
 export async function getOrCreateDimensions<T extends Dimension = Dimension>(
   db: Db,
@@ -31,29 +33,27 @@ export async function getOrCreateDimensions<T extends Dimension = Dimension>(
   now = Date.now(),
 ): Promise<Map<string, T>> {
   const found = new Map<string, T>();
-  if (keys.length === 0) return found;
   const byColumn = { uuid: [] as string[], slug: [] as string[], name: [] as string[] };
   for (const key of keys) byColumn[key.id.column].push(key.id.value);
   const view = db as unknown as Kysely<{ dimension: DimensionColumns }>;
-  const rows = (await view
-    .selectFrom(table as 'dimension')
-    .selectAll()
-    .where('project_uuid', '=', projectUuid)
-    .where((eb) =>
-      eb.or(
-        (['uuid', 'slug', 'name'] as const)
-          .filter((column) => byColumn[column].length > 0)
-          .map((column) => eb(column, 'in', byColumn[column])),
-      ),
-    )
-    .execute()) as unknown as T[];
   const index = new Map<string, T>();
-  for (const row of rows) {
-    index.set(`uuid:${row.uuid}`, row);
-    index.set(`slug:${row.slug}`, row);
-    index.set(`name:${row.name}`, row);
+  for (const column of ['uuid', 'slug', 'name'] as const) {
+    for await (const values of chunks(byColumn[column])) {
+      const rows = (await view
+        .selectFrom(table as 'dimension')
+        .selectAll()
+        .where('project_uuid', '=', projectUuid)
+        .where(column, 'in', values)
+        .execute()) as unknown as T[];
+      for (const row of rows) {
+        index.set(`uuid:${row.uuid}`, row);
+        index.set(`slug:${row.slug}`, row);
+        index.set(`name:${row.name}`, row);
+      }
+    }
   }
   const archived: string[] = [];
+  const toCreate = new Map<string, DimensionKey[]>();
   for (const key of keys) {
     if (found.has(key.id.value)) continue;
     let row = index.get(`${key.id.column}:${key.id.value}`);
@@ -62,14 +62,28 @@ export async function getOrCreateDimensions<T extends Dimension = Dimension>(
       row = index.get(`name:${key.create.name}`);
     }
     if (!row) {
-      row = await insertDimension<T>(db, table, { projectUuid, ...key.create }, now);
-      index.set(`name:${row.name}`, row);
-    } else if (row.archived !== null) {
+      const sameName = toCreate.get(key.create.name);
+      if (sameName) sameName.push(key);
+      else toCreate.set(key.create.name, [key]);
+      continue;
+    }
+    if (row.archived !== null) {
       archived.push(row.uuid);
       row.archived = null;
     }
     found.set(key.id.value, row);
   }
+  const groups = [...toCreate.values()];
+  const created = await insertDimensions<T>(
+    db,
+    table,
+    projectUuid,
+    groups.map((group) => (group[0] as DimensionKey).create),
+    now,
+  );
+  groups.forEach((group, i) => {
+    for (const key of group) found.set(key.id.value, created[i] as T);
+  });
   await unarchive(db, table, archived, now);
   return found;
 }

@@ -172,6 +172,8 @@ export interface BoundaryTable {
 
 export interface AlertTable {
   uuid: string;
+  /** Denormalised from the report (migration 0005) so a project's alerts are found by index. */
+  project_uuid: string;
   boundary_uuid: string;
   boundary_limit: 'lower' | 'upper';
   status: 'active' | 'dismissed' | 'silenced';

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { chunks } from '../storage/chunks.js';
+import { findDimensionsByUuid } from '../storage/dimensions.js';
 import type { DimensionColumns, DimensionTableName } from '../storage/schema.js';
 import type { Branch, Db, Dimension, Head, Measure, ModelRow, Project, Threshold, Version } from '../storage/types.js';
 import {
@@ -42,6 +44,14 @@ export class ViewLoader {
         .where('uuid', '=', uuid)
         .executeTakeFirstOrThrow()) as unknown as T;
     });
+  }
+
+  /** Loads rows of a dimension table in chunked queries, so a view of thousands of them runs a few queries. */
+  async preload(table: DimensionTableName, uuids: Iterable<string>): Promise<void> {
+    const missing = [...new Set(uuids)].filter((uuid) => !this.rows.has(`${table}:${uuid}`));
+    for await (const chunk of chunks(missing)) {
+      for (const row of await findDimensionsByUuid(this.db, table, chunk)) this.remember(table, row);
+    }
   }
 
   /** Seeds the memo with rows already in hand. */

@@ -90,6 +90,14 @@ export async function reportJson(
     adapter: report.adapter,
   };
   if (expand) {
+    await loader.preload(
+      'benchmark',
+      details.map((detail) => detail.benchmark_uuid),
+    );
+    await loader.preload(
+      'measure',
+      details.map((detail) => detail.measure_uuid),
+    );
     body.results = await Promise.all(
       ordered.map(async ([iteration, benchmarks]) => {
         const entries = await Promise.all(

@@ -3,10 +3,12 @@ import { schemaMigration } from './0001_schema.js';
 import { reportIdempotencyMigration } from './0002_report_idempotency.js';
 import { plotsMigration } from './0003_plots.js';
 import { memberModifiedMigration } from './0004_member_modified.js';
+import { alertProjectMigration } from './0005_alert_project.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
   '0002_report_idempotency': reportIdempotencyMigration,
   '0003_plots': plotsMigration,
   '0004_member_modified': memberModifiedMigration,
+  '0005_alert_project': alertProjectMigration,
 };
