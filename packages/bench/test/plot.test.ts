@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeXml, lineChartSvg } from '../src/plot/line-chart.js';
 import { renderPng } from '../src/plot/render-png.js';
-import { formatTick, niceScale } from '../src/plot/scale.js';
+import { formatTick, fractionOf, niceScale } from '../src/plot/scale.js';
 
 const series = (label: string, values: number[], alertAt = -1) => ({
   label,
@@ -15,6 +15,21 @@ describe('perf plot', () => {
     [95, 142, [90, 100, 110, 120, 130, 140, 150]],
   ])('nice scale of [%s, %s]', (min, max, ticks) => {
     expect(niceScale(min, max).ticks).toEqual(ticks);
+  });
+
+  it.each([
+    [-1.7e308, 1.7e308],
+    [0, 1.7e308],
+    [-Number.MAX_VALUE, Number.MAX_VALUE],
+    [1e308, 1e308],
+  ])('keeps an axis for values near the largest doubles: [%s, %s]', (min, max) => {
+    const scale = niceScale(min, max);
+    expect(scale.ticks.length).toBeGreaterThanOrEqual(2);
+    expect(scale.ticks.every(Number.isFinite)).toBe(true);
+    for (const value of [min, max]) {
+      expect(fractionOf(scale, value)).toBeGreaterThanOrEqual(0);
+      expect(fractionOf(scale, value)).toBeLessThanOrEqual(1);
+    }
   });
 
   it('formats ticks compactly', () => {

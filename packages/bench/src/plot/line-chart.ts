@@ -1,4 +1,4 @@
-import { formatDate, formatTick, niceScale } from './scale.js';
+import { formatDate, formatTick, fractionOf, niceScale } from './scale.js';
 
 /** One plotted permutation: metric values over time, optional limits, alerts marked. */
 export interface PlotSeries {
@@ -47,7 +47,7 @@ export function lineChartSvg(input: PlotInput): string {
   const xSpan = xMax - xMin || 1;
   const yScale = niceScale(Math.min(...ys), Math.max(...ys));
   const px = (x: number) => plot.left + ((x - (xMax === xMin ? x - 0.5 : xMin)) / xSpan) * (plot.right - plot.left);
-  const py = (y: number) => plot.bottom - ((y - yScale.min) / (yScale.max - yScale.min)) * (plot.bottom - plot.top);
+  const py = (y: number) => plot.bottom - fractionOf(yScale, y) * (plot.bottom - plot.top);
   const parts: string[] = [];
   parts.push(`<rect width="100%" height="100%" fill="white"/>`, title);
   for (const tick of yScale.ticks) {

@@ -16,15 +16,27 @@ export function niceScale(min: number, max: number, count = 5): Scale {
     low -= pad;
     high += pad;
   }
-  const rough = (high - low) / count;
+  // Divided first: near ±Number.MAX_VALUE the width itself overflows.
+  const rough = high / count - low / count;
   const magnitude = 10 ** Math.floor(Math.log10(rough));
   const step = ([1, 2, 5, 10].find((factor) => factor * magnitude >= rough) ?? 10) * magnitude;
   const start = Math.floor(low / step) * step;
   const end = Math.ceil(high / step) * step;
+  if (!Number.isFinite(start + end + step)) {
+    return {
+      min: low,
+      max: high,
+      ticks: Array.from({ length: count + 1 }, (_, i) => low * (1 - i / count) + high * (i / count)),
+    };
+  }
   const ticks: number[] = [];
   for (let tick = start; tick <= end + step / 2; tick += step) ticks.push(Number(tick.toPrecision(12)));
   return { min: start, max: end, ticks };
 }
+
+/** Where `value` lies between the scale's ends, 0 to 1, without overflowing near ±Number.MAX_VALUE. */
+export const fractionOf = (scale: Scale, value: number): number =>
+  (value / 2 - scale.min / 2) / (scale.max / 2 - scale.min / 2);
 
 /** Compact tick label: 1.2k, 3.4M, 0.005. */
 export function formatTick(value: number): string {
