@@ -11,7 +11,7 @@ export interface Answer {
 /** Longest any one request may take before it counts as a stall and is abandoned. */
 const GIVE_UP_MS = 15_000;
 const CHUNK = 1024 * 1024;
-const REFUSAL_WAIT_MS = 300;
+const REFUSAL_WAIT_MS = 1000;
 
 /** One request on a fresh connection, the path sent byte for byte; the time covers the whole answer. */
 export function send(origin: string, req: Request, giveUpMs = GIVE_UP_MS): Promise<Answer> {
@@ -28,6 +28,8 @@ export function send(origin: string, req: Request, giveUpMs = GIVE_UP_MS): Promi
       timeout: giveUpMs,
     });
     let answered = false;
+    // The client's own pause is not the server's time.
+    const paused = { ms: 0 };
     client.on('response', (response) => {
       answered = true;
       const chunks: Buffer[] = [];
@@ -36,7 +38,7 @@ export function send(origin: string, req: Request, giveUpMs = GIVE_UP_MS): Promi
         resolve({
           status: response.statusCode ?? 0,
           body: Buffer.concat(chunks).toString('utf8'),
-          ms: performance.now() - started,
+          ms: performance.now() - started - paused.ms,
         }),
       );
       response.on('error', reject);
@@ -46,7 +48,7 @@ export function send(origin: string, req: Request, giveUpMs = GIVE_UP_MS): Promi
     client.on('error', (error) => {
       if (!answered) reject(error);
     });
-    void writeBody(client, req.body, () => answered);
+    void writeBody(client, req.body, () => answered, paused);
   });
 }
 
@@ -55,10 +57,18 @@ export function send(origin: string, req: Request, giveUpMs = GIVE_UP_MS): Promi
  * gives the server a moment to refuse it by its Content-Length (413): a server that closes the connection
  * with unread data resets it, and the reset can destroy the answer before the client reads it.
  */
-async function writeBody(client: ClientRequest, body: string | Buffer | undefined, answered: () => boolean) {
+async function writeBody(
+  client: ClientRequest,
+  body: string | Buffer | undefined,
+  answered: () => boolean,
+  paused: { ms: number },
+) {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   for (let at = 0; bytes && at < bytes.length && !answered() && !client.destroyed; at += CHUNK) {
-    if (at === CHUNK) await new Promise((resolve) => setTimeout(resolve, REFUSAL_WAIT_MS));
+    if (at === CHUNK) {
+      await new Promise((resolve) => setTimeout(resolve, REFUSAL_WAIT_MS));
+      paused.ms += REFUSAL_WAIT_MS;
+    }
     if (answered() || client.destroyed) return;
     if (!client.write(bytes.subarray(at, at + CHUNK))) {
       await new Promise<void>((resolve) => {
