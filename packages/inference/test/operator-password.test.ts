@@ -40,13 +40,17 @@ describe('atrium inference create-account keeps the password out of the process 
   it.each([
     ['--password-stdin', ['--password-stdin'], 'from stdin\n', {}, 'from stdin'],
     ['ATRIUM_INFERENCE_PASSWORD', [], '', { ATRIUM_INFERENCE_PASSWORD: 'from env' }, 'from env'],
-  ])('%s', async (name, args, stdin, env, password) => {
-    const email = `${name.replace(/\W/g, '')}@example.org`.toLowerCase();
-    const created = await createAccount(dataDir, ['--email', email, ...args], stdin, env);
-    expect([created.code, created.stderr]).toEqual([0, '']);
-    expect(created.stdout).not.toContain(password);
-    await signsIn(email, password);
-  }, 60_000);
+  ])(
+    '%s',
+    async (name, args, stdin, env, password) => {
+      const email = `${name.replace(/\W/g, '')}@example.org`.toLowerCase();
+      const created = await createAccount(dataDir, ['--email', email, ...args], stdin, env);
+      expect([created.code, created.stderr]).toEqual([0, '']);
+      expect(created.stdout).not.toContain(password);
+      await signsIn(email, password);
+    },
+    60_000,
+  );
 
   it('refuses an empty password on stdin', async () => {
     const refused = await createAccount(dataDir, ['--email', 'r@example.org', '--password-stdin'], '\n');
