@@ -36,6 +36,7 @@ describeEachDialect('statement deadline of an AiiDA store', ({ dialect, url }) =
   afterEach(() => store.close());
 
   it('stops a statement at the deadline and serves the next one', async () => {
+    await one(store.db);
     const started = performance.now();
     const error = await slow(dialect)
       .execute(store.db)
@@ -59,6 +60,7 @@ describe('SqliteWorkerPool', () => {
   afterEach(() => pool.close());
 
   it('queues up to maxQueued statements and refuses more', async () => {
+    await pool.run('select 1', []);
     const running = pool.run(COUNT_TO_A_BILLION, []).catch((e: unknown) => e);
     const queued = pool.run('select 2 as two', []);
     await expect(pool.run('select 3', [])).rejects.toBeInstanceOf(QueryQueueFullError);
@@ -66,7 +68,7 @@ describe('SqliteWorkerPool', () => {
     expect((await queued).rows).toEqual([{ two: 2 }]);
   });
 
-  it('reports SQL errors with their SQLite code and keeps the thread', async () => {
+  it('reports SQL errors with their SQLite code and keeps the worker', async () => {
     await expect(pool.run('select * from nowhere', [])).rejects.toMatchObject({
       message: 'no such table: nowhere',
       code: 'SQLITE_ERROR',

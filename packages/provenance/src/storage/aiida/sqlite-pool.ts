@@ -1,8 +1,9 @@
-import { Worker } from 'node:worker_threads';
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
-const WORKER_SCRIPT = new URL('./sqlite-worker.js', import.meta.url);
+const WORKER_SCRIPT = fileURLToPath(new URL('./sqlite-worker.js', import.meta.url));
 
-/** A statement ran longer than the deadline; its thread was terminated and replaced. */
+/** A statement ran longer than the deadline; its process was killed and is replaced. */
 export class QueryTimeoutError extends Error {
   override readonly name = 'QueryTimeoutError';
   constructor(readonly timeoutMs: number) {
@@ -21,11 +22,11 @@ export class QueryQueueFullError extends Error {
 export interface SqliteWorkerPoolOptions {
   path: string;
   pragmas: string[];
-  /** Threads, each with its own connection. */
+  /** Worker processes, each with its own connection. */
   size: number;
-  /** Deadline of one statement, from the moment a thread takes it. */
+  /** Deadline of one statement, from the moment a worker takes it. */
   timeoutMs: number;
-  /** Statements that may wait for a thread; more are refused. */
+  /** Statements that may wait for a worker; more are refused. */
   maxQueued: number;
 }
 
@@ -43,20 +44,31 @@ interface Job {
 
 interface Slot {
   /** Started with the pool, and again on first use after a deadline or a crash. */
-  worker?: Worker;
-  /** The thread has opened its connection: the deadline counts from here, not from the thread's start. */
+  worker?: ChildProcess;
+  /** The worker has opened its connection: the deadline counts from here, not from the process start. */
   ready: boolean;
   job?: Job;
   timer?: NodeJS.Timeout;
+}
+
+function idle(worker: ChildProcess): void {
+  worker.unref();
+  worker.channel?.unref();
+}
+
+function busy(worker: ChildProcess): void {
+  worker.ref();
+  worker.channel?.ref();
 }
 
 type Answer = SqliteResult | { error: { name: string; message: string; code?: string } };
 type WorkerMessage = { ready: true } | Answer;
 
 /**
- * Runs SQLite statements on a few worker threads, one statement per thread at a time, so that no
- * statement blocks the event loop and none runs past its deadline: a late thread is terminated (the
- * only way to stop better-sqlite3 mid-statement) and its caller gets a QueryTimeoutError.
+ * Runs SQLite statements in a few worker processes, one statement per worker at a time, so that no
+ * statement blocks the event loop and none runs past its deadline: a late worker is killed (the only
+ * way to stop better-sqlite3 mid-statement; a terminated worker thread would run the statement on to its
+ * end) and its caller gets a QueryTimeoutError. Rows travel as V8-serialised values (`advanced` IPC).
  */
 export class SqliteWorkerPool {
   private readonly slots: Slot[];
@@ -79,17 +91,20 @@ export class SqliteWorkerPool {
     });
   }
 
-  async close(): Promise<void> {
+  close(): void {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error('the archive database is closed'));
-    await Promise.all(this.slots.map((slot) => this.stop(slot, new Error('the archive database is closed'))));
+    for (const slot of this.slots) this.stop(slot, new Error('the archive database is closed'));
   }
 
-  private spawn(slot: Slot): Worker {
-    const { path, pragmas } = this.options;
-    const worker = new Worker(WORKER_SCRIPT, { workerData: { path, pragmas } });
-    // Only a thread with a statement keeps the process alive.
-    worker.unref();
+  private spawn(slot: Slot): ChildProcess {
+    const worker = fork(WORKER_SCRIPT, [this.options.path, ...this.options.pragmas], {
+      serialization: 'advanced',
+      execArgv: [],
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+    // Only a worker with a statement keeps this process alive.
+    idle(worker);
     worker.on('message', (message: WorkerMessage) => {
       if (slot.worker !== worker) return;
       if (!('ready' in message)) return this.finish(slot, message);
@@ -98,11 +113,11 @@ export class SqliteWorkerPool {
     });
     const fail = (error: Error) => {
       if (slot.worker !== worker) return;
-      void this.stop(slot, error);
+      this.stop(slot, error);
       this.next(slot);
     };
     worker.on('error', fail);
-    worker.on('exit', () => fail(new Error('the archive query thread exited')));
+    worker.on('exit', (code, signal) => fail(new Error(`the archive query process exited (${signal ?? code})`)));
     slot.worker = worker;
     return worker;
   }
@@ -110,23 +125,25 @@ export class SqliteWorkerPool {
   private start(slot: Slot, job: Job): void {
     const worker = slot.worker ?? this.spawn(slot);
     slot.job = job;
-    worker.ref();
+    busy(worker);
     if (slot.ready) this.post(slot, worker, job);
   }
 
-  private post(slot: Slot, worker: Worker, job: Job): void {
+  private post(slot: Slot, worker: ChildProcess, job: Job): void {
     slot.timer = setTimeout(() => {
-      void this.stop(slot, new QueryTimeoutError(this.options.timeoutMs));
+      this.stop(slot, new QueryTimeoutError(this.options.timeoutMs));
+      // Started at once, so that the next statement does not wait for a process to boot.
+      this.spawn(slot);
       this.next(slot);
     }, this.options.timeoutMs);
-    worker.postMessage({ sql: job.sql, parameters: job.parameters });
+    worker.send({ sql: job.sql, parameters: job.parameters });
   }
 
   private finish(slot: Slot, message: Answer): void {
     const { job } = slot;
     clearTimeout(slot.timer);
     slot.job = undefined;
-    slot.worker?.unref();
+    if (slot.worker) idle(slot.worker);
     if (job) {
       if ('error' in message) job.reject(Object.assign(new Error(message.error.message), message.error));
       else job.resolve(message);
@@ -134,15 +151,15 @@ export class SqliteWorkerPool {
     this.next(slot);
   }
 
-  /** Fails the slot's statement with `reason` and terminates its thread; the next statement starts a new one. */
-  private async stop(slot: Slot, reason: Error): Promise<void> {
+  /** Fails the slot's statement with `reason` and kills its worker; the next statement starts a new one. */
+  private stop(slot: Slot, reason: Error): void {
     const { worker, job } = slot;
     clearTimeout(slot.timer);
     slot.worker = undefined;
     slot.ready = false;
     slot.job = undefined;
     job?.reject(reason);
-    await worker?.terminate();
+    worker?.kill('SIGKILL');
   }
 
   private next(slot: Slot): void {

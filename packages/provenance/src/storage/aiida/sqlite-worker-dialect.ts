@@ -50,7 +50,7 @@ class PoolDriver implements Driver {
     throw new Error(READ_ONLY);
   }
   async destroy(): Promise<void> {
-    await this.pool.close();
+    this.pool.close();
   }
 }
 

@@ -1,12 +1,11 @@
 // @ts-check
-// One read-only connection to an archive database, off the main thread: the pool terminates this thread
-// when a statement outlives its deadline (better-sqlite3 cannot be interrupted from its own thread).
-// Plain JavaScript so that Node can start it from the sources (tests) and from the build alike.
-import { parentPort, workerData } from 'node:worker_threads';
+// One read-only connection to an archive database in its own process: the pool kills this process when
+// a statement outlives its deadline (better-sqlite3 cannot be interrupted, not even by terminating a
+// worker thread: the statement runs on to its end). Plain JavaScript so that Node can start it from the
+// sources (tests) and from the build alike. Usage: node sqlite-worker.js <database path> [pragma …]
 import SqliteDatabase from 'better-sqlite3';
 
-/** @type {{ path: string; pragmas: string[] }} */
-const { path, pragmas } = workerData;
+const [path = '', ...pragmas] = process.argv.slice(2);
 const sqlite = new SqliteDatabase(path, { readonly: true, fileMustExist: true });
 for (const pragma of pragmas) sqlite.pragma(pragma);
 
@@ -28,18 +27,16 @@ function prepare(/** @type {string} */ sql) {
   return statement;
 }
 
-const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
-port.postMessage({ ready: true });
-port.on('message', (/** @type {{ sql: string; parameters: unknown[] }} */ { sql, parameters }) => {
+const send = /** @type {(message: unknown) => void} */ (process.send?.bind(process));
+process.on('disconnect', () => process.exit(0));
+process.on('message', (/** @type {{ sql: string; parameters: unknown[] }} */ { sql, parameters }) => {
   try {
     const statement = prepare(sql);
-    if (statement.reader) {
-      port.postMessage({ rows: statement.all(parameters) });
-    } else {
-      port.postMessage({ rows: [], changes: statement.run(parameters).changes });
-    }
+    if (statement.reader) send({ rows: statement.all(parameters) });
+    else send({ rows: [], changes: statement.run(parameters).changes });
   } catch (error) {
     const { name, message, code } = /** @type {Error & { code?: string }} */ (error);
-    port.postMessage({ error: { name, message, code } });
+    send({ error: { name, message, code } });
   }
 });
+send({ ready: true });
