@@ -44,6 +44,8 @@ export const benchConfigSchema = z
             resourcesPerDay: dailyLimit.default(65_535),
             /** Metrics stored per project per rolling day. */
             metricsPerDay: dailyLimit.default(1_000_000),
+            /** Projects (each in a new organisation) anonymous runs may create per client address per rolling day; 0 disables them. */
+            anonymousProjectsPerDay: z.number().int().nonnegative().default(10),
           })
           .prefault({}),
       })

@@ -5,6 +5,7 @@ import type { NewReport } from '../domain/new-report.js';
 import { ciForbidsOnTheFly, onTheFlyProject, type RunContext, runDefaults } from '../domain/run-context.js';
 import { claimOrganization, createOrganization } from '../storage/organizations.js';
 import { createProject, findProject } from '../storage/projects.js';
+import { countAnonymousCreation } from '../storage/rate-limits.js';
 import type { Project } from '../storage/types.js';
 import { isSlug, isUuid, parseResourceId } from '../wire/slug.js';
 import { actorUserUuid, projectFor } from './access.js';
@@ -37,8 +38,17 @@ const runSchema = {
 };
 
 /** Creates the project a run names but nobody made yet: in the caller's organisation, else a new one. */
-async function createOnTheFly(context: BenchContext, actor: Actor, name: string, slug: string): Promise<Project> {
+async function createOnTheFly(
+  context: BenchContext,
+  actor: Actor,
+  address: string,
+  name: string,
+  slug: string,
+): Promise<Project> {
   return context.database.db.transaction().execute(async (trx) => {
+    if (actor.kind !== 'user') {
+      await countAnonymousCreation(trx, address, context.config.plus.rateLimiting.anonymousProjectsPerDay);
+    }
     let organizationUuid: string | undefined;
     if (actor.kind === 'user') {
       const led = await trx
@@ -104,7 +114,7 @@ export function registerRunRoutes(app: FastifyInstance, context: BenchContext): 
       if (ciForbidsOnTheFly(runContext)) {
         throw badRequest('Creating a project on the fly in CI requires --ci-on-the-fly.');
       }
-      project = await createOnTheFly(context, actor, onTheFly?.name ?? lookup, onTheFly?.slug ?? lookup);
+      project = await createOnTheFly(context, actor, request.ip, onTheFly?.name ?? lookup, onTheFly?.slug ?? lookup);
     }
     const defaults = runDefaults(body, runContext);
     const { project: _project, context: _context, idempotency_key: idempotencyKey, ...report } = body;

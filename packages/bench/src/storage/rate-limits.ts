@@ -51,3 +51,24 @@ export async function checkMetricLimit(db: Db, projectUuid: string, adding: numb
     .executeTakeFirstOrThrow();
   if (Number(row.n) + adding > limit) throw tooMany('metrics', limit);
 }
+
+/**
+ * Counts one project created on the fly by an anonymous run from `address`: 429 past the daily limit,
+ * 401 when the limit is 0 (anonymous creation disabled). Rows older than a day are dropped on the way.
+ */
+export async function countAnonymousCreation(db: Db, address: string, limit: number, now = Date.now()) {
+  if (limit === 0) {
+    throw new HttpError(401, 'unauthorized', 'This server does not create projects for anonymous runs; sign in.');
+  }
+  await db
+    .deleteFrom('anonymous_creation')
+    .where('created', '<', now - DAY_MS)
+    .execute();
+  const row = await db
+    .selectFrom('anonymous_creation')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('address', '=', address)
+    .executeTakeFirstOrThrow();
+  if (Number(row.n) >= limit) throw tooMany('anonymous project creations from this address', limit);
+  await db.insertInto('anonymous_creation').values({ address, created: now }).execute();
+}

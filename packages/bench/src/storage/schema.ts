@@ -203,7 +203,13 @@ export interface PlotTable {
   modified: number;
 }
 
+export interface AnonymousCreationTable {
+  address: string;
+  created: number;
+}
+
 export interface BenchDatabase {
+  anonymous_creation: AnonymousCreationTable;
   user: UserTable;
   api_key: ApiKeyTable;
   organization: OrganizationTable;

@@ -4,6 +4,7 @@ import { reportIdempotencyMigration } from './0002_report_idempotency.js';
 import { plotsMigration } from './0003_plots.js';
 import { memberModifiedMigration } from './0004_member_modified.js';
 import { alertProjectMigration } from './0005_alert_project.js';
+import { anonymousCreationsMigration } from './0006_anonymous_creations.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
@@ -11,4 +12,5 @@ export const benchMigrations: Migrations = {
   '0003_plots': plotsMigration,
   '0004_member_modified': memberModifiedMigration,
   '0005_alert_project': alertProjectMigration,
+  '0006_anonymous_creations': anonymousCreationsMigration,
 };
