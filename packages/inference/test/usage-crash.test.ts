@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout } from 'node:timers/promises';
 import { describeEachDialect } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
 import { cliEnv, type Served, startServe } from '../../cli/test/run-cli.js';
@@ -63,8 +62,9 @@ describeEachDialect('usage history across kill -9 of the gateway', ({ url }) => 
       const streams = await Promise.all(Array.from({ length: IN_FLIGHT }, () => chat(base, secret, true)));
       for (const stream of streams) await stream.body?.getReader().read();
       for (let i = 0; i < COMPLETED; i++) expect((await chat(base, secret, false)).status).toBe(200);
-      // A response is journalled when it closes, in the event-loop turn after its last bytes were sent.
-      await setTimeout(100);
+      // A response is journalled at the end of the event-loop turn in which it closed: one more answer
+      // from the gateway means that turn is over.
+      expect((await fetch(`${new URL(base).origin}/healthz`)).status).toBe(200);
       await gateway.stop('SIGKILL');
 
       gateway = await serve();
