@@ -11,8 +11,8 @@ import { startFixedUpstream } from '../../inference/test/support/fixed-upstream.
 import { cliEnv, runCli, type Served, startServe } from './run-cli.js';
 
 const MODEL = 'acme/m';
-// "Capital of France?" is estimated at 34 prompt tokens; with max_tokens 16 a request reserves 50.
-const RESERVED = 50;
+// "Capital of France?" is estimated at 38 prompt tokens; with max_tokens 16 a request reserves 54.
+const RESERVED = 54;
 const BUDGET = 50 * RESERVED;
 
 /** The usage a response reports: the recorded upstream answers 14 + 16 tokens, its stream 14 + 2. */
