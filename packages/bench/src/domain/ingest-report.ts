@@ -266,7 +266,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
   return rows.metrics.length;
 }
 
-const UNIQUE_VIOLATION = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE']);
+export const UNIQUE_VIOLATION = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE']);
 
 /**
  * Concurrent reports may race to create the same branch, testbed, benchmark or version (PostgreSQL runs

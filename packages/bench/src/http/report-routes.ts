@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { ingestReport } from '../domain/ingest-report.js';
+import { ingestReport, UNIQUE_VIOLATION } from '../domain/ingest-report.js';
 import type { NewReport } from '../domain/new-report.js';
 import { metricDetails } from '../storage/metric-details.js';
 import { deleteReport, findReport, findReportByIdempotencyKey, listReports } from '../storage/reports.js';
@@ -14,13 +14,13 @@ import { actorUserUuid, projectFor } from './access.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
 import { notFound } from './problems.js';
-import { archivedFilter, filterQuery, nameIdFilter, newReportProperties, pathParams } from './schemas.js';
+import { archivedFilter, filterQuery, nameIdFilter, newReportProperties, nullable, pathParams } from './schemas.js';
 
 const newReportSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['branch', 'testbed', 'start_time', 'end_time', 'results'],
-  properties: newReportProperties,
+  properties: { ...newReportProperties, idempotency_key: nullable({ type: 'string', format: 'uuid' }) },
 };
 
 type ReportListQuery = PaginationQuery & {
@@ -88,6 +88,12 @@ export async function createReport(
     });
   } catch (error) {
     if (error instanceof UnknownDimensionError) throw notFound(error.table, error.uuid);
+    // A concurrent request with the same key stored its report first: answer that one.
+    const racing =
+      idempotencyKey && UNIQUE_VIOLATION.has((error as { code?: string }).code ?? '')
+        ? await findReportByIdempotencyKey(db, project.uuid, idempotencyKey)
+        : undefined;
+    if (racing) return (await renderReports(db, project, [racing], true))[0];
     throw error;
   }
   const row = (await findReport(db, project.uuid, created.reportUuid)) as ReportRow;
@@ -98,12 +104,14 @@ export async function createReport(
 export function registerReportRoutes(app: FastifyInstance, context: BenchContext): void {
   const { db } = context.database;
 
-  app.post<{ Params: { project: string }; Body: NewReport }>(
+  app.post<{ Params: { project: string }; Body: NewReport & { idempotency_key?: string | null } }>(
     '/v0/projects/:project/reports',
     { schema: { params: pathParams('project'), body: newReportSchema } },
     async (request, reply) => {
       const { project, actor } = await projectFor(context, request, request.params.project, 'create');
-      return reply.code(201).send(await createReport(context, project, actorUserUuid(actor), request.body));
+      const { idempotency_key: key, ...report } = request.body;
+      const json = await createReport(context, project, actorUserUuid(actor), report, key?.toLowerCase() ?? undefined);
+      return reply.code(201).send(json);
     },
   );
 
