@@ -29,7 +29,8 @@ const LINES: [string, string][] = [
   ['Catch2 rules on every line', repeat(`${'-'.repeat(79)}\n`)],
 ];
 
-// The old patterns took minutes here (16 KiB of spaces: 0.4 s, growing with the square of the length).
+// The old patterns took minutes here (16 KiB of spaces: 0.4 s, growing with the square of the length);
+// unloaded, every parse below takes at most ~0.3 s, and the deadline leaves room for a busy CI machine.
 describe('every adapter on 1 MiB adversarial lines', () => {
   it.each(LINES)('%s: each adapter answers in well under a second', (_kind, line) => {
     const slow: string[] = [];
@@ -37,7 +38,7 @@ describe('every adapter on 1 MiB adversarial lines', () => {
       const started = performance.now();
       parseWithAdapter(adapter, line, {});
       const ms = performance.now() - started;
-      if (ms > 1000) slow.push(`${adapter} ${Math.round(ms)} ms`);
+      if (ms > 2000) slow.push(`${adapter} ${Math.round(ms)} ms`);
     }
     expect(slow).toEqual([]);
   });
