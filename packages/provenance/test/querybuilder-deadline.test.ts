@@ -54,8 +54,11 @@ describe('a QueryBuilder POST that outlives the statement deadline (bundled arch
       message: `The query took longer than ${DEADLINE_MS} ms and was stopped. Narrow it (filters, a smaller limit, fewer joins).`,
     });
     expect(ms).toBeLessThan(DEADLINE_MS + 1500);
+    // No probe waits for the query (before the fix each waited seconds); the median bound leaves room
+    // for a busy CI machine's scheduling, the maximum for the fork of the replacement worker.
     expect(probes.length).toBeGreaterThan(3);
-    expect(Math.max(...probes)).toBeLessThan(200);
+    expect(probes.sort((a, b) => a - b)[Math.floor(probes.length / 2)]).toBeLessThan(200);
+    expect(Math.max(...probes)).toBeLessThan(500);
     expect((await postQuery(base, simple)).status).toBe(200);
   });
 });
