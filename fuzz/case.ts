@@ -4,7 +4,7 @@ import type { Service } from '../bench/lib/atrium-serve.js';
 export interface Secrets {
   /** The inference demo key (`ATRIUM_DEMO_KEY`). */
   demoKey: string;
-  /** An inference key with a 100-token budget, allowed on `fuzz/echo` only. */
+  /** An inference key with a 100-token budget, allowed on `fuzz/echo` and the tiny model. */
   smallKey: string;
   /** A bench JWT for the `fuzz` project's owner. */
   benchToken: string;

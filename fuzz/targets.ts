@@ -45,7 +45,15 @@ export async function startTarget(service: Service, dialect: Dialect, upstream: 
         'fuzz-small',
         '--budget',
         String(SMALL_BUDGET),
-      ].concat(['--models', ECHO, '--json', '--config', running.configFile, '--data-dir', running.dataDir]),
+      ].concat([
+        '--models',
+        `${ECHO},${TINY}`,
+        '--json',
+        '--config',
+        running.configFile,
+        '--data-dir',
+        running.dataDir,
+      ]),
       running.env,
     );
     secrets.smallKey = (JSON.parse(created) as { secret: string }).secret;
