@@ -6,6 +6,7 @@ export { type Database, type OpenDatabaseOptions, openDatabase } from './db/conn
 export { dialectOf, type Migrations, migrateToLatest, openMigratedDatabase } from './db/migrate.js';
 export { type DatabaseTarget, parseDatabaseUrl } from './db/url.js';
 export { createHttpApp, type ErrorFormatter, type FormattedError, type HttpAppOptions } from './http/app.js';
+export { logProblem } from './http/log-problem.js';
 export { HttpMetrics } from './http/metrics.js';
 export { normalizeError } from './http/normalize-error.js';
 export { HttpError, type HttpProblem } from './http/problem.js';

@@ -10,6 +10,7 @@ import type { HttpConfig } from '../config/fields.js';
 import type { Logger } from '../log/logger.js';
 import { canonicalUrl } from './canonical-url.js';
 import { clientErrorHandler } from './client-error.js';
+import { logProblem } from './log-problem.js';
 import { HttpMetrics } from './metrics.js';
 import { normalizeError } from './normalize-error.js';
 import type { HttpProblem } from './problem.js';
@@ -113,9 +114,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
 
   app.setErrorHandler((error, request, reply) => {
     const problem = normalizeError(error);
-    if (problem.code === 'database_unavailable') {
-      request.log.warn({ code: (error as { code?: unknown }).code }, 'database unavailable');
-    } else if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    logProblem(request, error, problem);
     return sendProblem(problem, request, reply);
   });
   app.setNotFoundHandler((request, reply) =>

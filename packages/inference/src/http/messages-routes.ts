@@ -1,4 +1,4 @@
-import { HttpError, normalizeError } from '@atrium/core';
+import { HttpError, logProblem, normalizeError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { anthropicErrorBody, anthropicErrorHeaders } from '../anthropic/errors.js';
 import { type AnthropicUsage, toAnthropicMessage } from '../anthropic/from-openai.js';
@@ -55,10 +55,10 @@ export function registerMessagesRoutes(
     });
     scope.setErrorHandler((error, request, reply) => {
       const problem = normalizeError(error);
-      if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+      logProblem(request, error, problem);
       return reply
         .code(problem.status)
-        .headers({ 'request-id': request.id, ...anthropicErrorHeaders(problem) })
+        .headers({ 'request-id': request.id, ...problem.headers, ...anthropicErrorHeaders(problem) })
         .type('application/json')
         .send(anthropicErrorBody(problem, request.id));
     });

@@ -1,4 +1,4 @@
-import { HttpError, normalizeError } from '@atrium/core';
+import { HttpError, logProblem, normalizeError } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ModelConfig, SmtpConfig } from '../config.js';
@@ -72,7 +72,8 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
       );
       scope.setErrorHandler((error, request, reply) => {
         const problem = normalizeError(error);
-        if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+        logProblem(request, error, problem);
+        if (problem.headers) reply.headers(problem.headers);
         send(
           reply,
           'Error',
