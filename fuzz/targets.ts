@@ -79,7 +79,8 @@ export async function startTarget(service: Service, dialect: Dialect, upstream: 
     markers.set('bench JWT', secrets.benchToken);
     return { running, secrets, markers };
   }
-  const running = await startService('provenance', dialect);
+  // A statement deadline short enough for the C1 join chains to answer within the corpus's 2 s (default 5 s).
+  const running = await startService('provenance', dialect, { env: { ATRIUM_PROVENANCE_QUERY_TIMEOUT_MS: '1000' } });
   const listed = (await (await fetch(`${running.origin}/api/v4/nodes?limit=1`)).json()) as {
     data: { nodes: { uuid: string }[] };
   };

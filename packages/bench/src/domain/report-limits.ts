@@ -5,11 +5,11 @@ export const REPORT_LIMITS = {
   /** Lines of harness output over all `results` entries, checked before any adapter runs. */
   lines: 200_000,
   /** Benchmarks in one iteration. */
-  benchmarks: 20_000,
+  benchmarks: 10_000,
   /** Measures of one benchmark. */
   measures: 64,
   /** Metrics over all iterations. */
-  metrics: 100_000,
+  metrics: 10_000,
 } as const;
 
 function countLines(text: string): number {

@@ -21,7 +21,7 @@ export interface AiidaStore {
 export const LIVE_MEMO_TTL_MS = 10_000;
 
 /** The default deadline of one statement (`queryTimeoutMs` in the configuration). */
-export const QUERY_TIMEOUT_MS = 10_000;
+export const QUERY_TIMEOUT_MS = 5_000;
 
 /** Statements that may wait for an archive thread before new ones are refused with 503. */
 const MAX_QUEUED_QUERIES = 256;
