@@ -29,7 +29,7 @@ const chat = { model: METERED_MODEL, messages: [{ role: 'user', content: 'hi' }]
  */
 async function meteredKey(gateway: MeteredGateway) {
   await gateway.newKey(undefined);
-  return gateway.newKey(1_000_000, { concurrentRequests: 4 });
+  return gateway.newKey(1_000_000, { limits: { concurrentRequests: 4 } });
 }
 
 describe.skipIf(!runPostgres)('inference when PostgreSQL closes its pooled connections', () => {

@@ -91,7 +91,7 @@ describe('embedding estimate', () => {
     ['every text of a list', ['abc', 'de'], 5 + 4],
     ['a token array', [1, 2, 3], 3],
     ['every token array', [[1, 2], [3]], 3],
-    ['each input at most the context', ['x'.repeat(200), [1, 2, 3]], 100 + 3],
+    ['each input at most the context', ['x'.repeat(200), 'ab'], 100 + 4],
   ])('%s', (_name, input, expected) => {
     expect(estimateEmbeddingTokens(input, 100)).toBe(expected);
   });

@@ -15,7 +15,7 @@ const COUNT_TO_A_BILLION =
   'with recursive c(x) as (select 1 union all select x + 1 from c limit 1000000000) select count(*) from c';
 const slow = (dialect: string) => (dialect === 'postgres' ? sql`select pg_sleep(5)` : sql.raw(COUNT_TO_A_BILLION));
 
-const one = async (db: Kysely<unknown>) => (await sql<{ one: number }>`select 1 as one`.execute(db)).rows;
+const one = async <DB>(db: Kysely<DB>) => (await sql<{ one: number }>`select 1 as one`.execute(db)).rows;
 
 /** A database file SQLite can open read-only. */
 async function sqliteFile(url: string): Promise<string> {
