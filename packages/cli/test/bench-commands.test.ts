@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { atriumBench, bmfCommand, json, liveBenchSuite } from './bench-support.js';
 
@@ -211,7 +211,9 @@ describe('atrium bench commands against a live bench server', () => {
       env: { BENCHER_HOST: suite.bench.base, CI: 'true' },
     });
     const report = json(anonymous);
-    expect(report.project.slug).toMatch(/^main-[0-9a-f]{7}-[0-9a-z]{13}$/);
+    // Named after the checkout's folder (`main` here, whatever a clone is called elsewhere).
+    const folder = basename(process.cwd()).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    expect(report.project.slug).toMatch(new RegExp(`^${folder}-[0-9a-f]{7}-[0-9a-z]{13}$`));
     expect(report.branch.name).toBe('main');
 
     const bencherEnv = { env: { BENCHER_HOST: suite.bench.base, BENCHER_API_KEY: suite.bench.muriel } };
