@@ -212,7 +212,9 @@ describe('atrium bench commands against a live bench server', () => {
     });
     const report = json(anonymous);
     // Named after the checkout's folder (`main` here, whatever a clone is called elsewhere).
-    const folder = basename(process.cwd()).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+    const folder = basename(process.cwd())
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-');
     expect(report.project.slug).toMatch(new RegExp(`^${folder}-[0-9a-f]{7}-[0-9a-z]{13}$`));
     expect(report.branch.name).toBe('main');
 
