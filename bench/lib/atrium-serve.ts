@@ -96,7 +96,9 @@ export async function startService(service: Service, dialect: Dialect, options: 
   };
   const common = ['--config', configFile, '--data-dir', dataDir];
   await options.before?.((args) => atrium([...args, ...common], env));
-  const child: ChildProcess = spawn(process.execPath, [ATRIUM, 'serve', '--services', service, ...common], {
+  // e.g. ATRIUM_SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the service under the benchmark's load.
+  const nodeArgs = process.env.ATRIUM_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ATRIUM, 'serve', '--services', service, ...common], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -348,6 +348,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<{ report
         end_time: endTime,
         created: now,
         idempotency_key: input.idempotencyKey ?? null,
+        metric_count: countMetrics(iterations),
       });
       const context: IterationContext = {
         db: trx,

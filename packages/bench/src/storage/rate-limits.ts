@@ -43,11 +43,9 @@ export async function checkProjectLimit(db: Db, organizationUuid: string, limit:
 export async function checkMetricLimit(db: Db, projectUuid: string, adding: number, limit: number, now = Date.now()) {
   const row = await db
     .selectFrom('report')
-    .innerJoin('report_benchmark', 'report_benchmark.report_uuid', 'report.uuid')
-    .innerJoin('metric', 'metric.report_benchmark_uuid', 'report_benchmark.uuid')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('report.project_uuid', '=', projectUuid)
-    .where('report.created', '>=', now - DAY_MS)
+    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('metric_count'), eb.lit(0)).as('n'))
+    .where('project_uuid', '=', projectUuid)
+    .where('created', '>=', now - DAY_MS)
     .executeTakeFirstOrThrow();
   if (Number(row.n) + adding > limit) throw tooMany('metrics', limit);
 }

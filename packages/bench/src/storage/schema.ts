@@ -1,3 +1,5 @@
+import type { OutboxTable } from '@atrium/core';
+
 /**
  * Kysely table types of the bench database. Every row is keyed by a random UUID; times are Unix
  * milliseconds (the API shows whole seconds, as Bencher does); flags are 0/1 integers.
@@ -142,6 +144,8 @@ export interface ReportTable {
   created: number;
   /** A run's idempotency key (unique per project), when it sent one. */
   idempotency_key: string | null;
+  /** How many metrics the report stored (the daily metric limit sums it). */
+  metric_count: number;
 }
 
 export interface ReportBenchmarkTable {
@@ -210,6 +214,9 @@ export interface AnonymousCreationTable {
 
 export interface BenchDatabase {
   anonymous_creation: AnonymousCreationTable;
+  outbox: OutboxTable;
+  /** Email confirmation tokens already exchanged for a session (each works once), kept until they expire. */
+  used_auth_token: { token_hash: string; expires: number };
   user: UserTable;
   api_key: ApiKeyTable;
   organization: OrganizationTable;
