@@ -65,6 +65,9 @@ describe('legacy archives are converted once and served like current ones', () =
       );
       const outgoing = await get(`/nodes/${CALC}/links/outgoing`);
       expect(outgoing.data.outgoing.map((n: { link_type: string }) => n.link_type)).toEqual(Array(4).fill('create'));
+      const attributes = (await get(`/nodes/${CALC}/contents/attributes`)).data.attributes;
+      expect(attributes).toMatchObject({ process_state: 'finished', exit_status: 0, sealed: true });
+      expect(Object.keys(attributes).filter((k) => k.startsWith('_') || k === 'state')).toEqual([]);
       const computer = (await get('/computers')).data.computers[0];
       expect([computer.label, computer.scheduler_type, computer.transport_type]).toEqual([
         'bellatrix',

@@ -1,13 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  migrateGroupType,
-  migrateLinkType,
-  migrateNodeType,
-  migratePluginName,
-  migrateTime,
-} from './legacy-migrations.js';
+import { migrateLegacyExport } from './legacy-chain.js';
+import { migrateTime, toVersion04 } from './legacy-migrations.js';
 import { AiidaSqliteWriter } from './sqlite-writer.js';
 import { readTarFiles } from './tar.js';
 import { openZipEntry, readZipDirectory } from './zip.js';
@@ -36,9 +31,8 @@ export async function readLegacyFiles(path: string): Promise<LegacyFiles> {
   return files;
 }
 
-/** `Node` (0.3+) or `aiida.backends.djsite.db.models.DbNode` (0.1, 0.2). */
 function entities(exportData: Json, name: string): Entities {
-  return ((exportData[name] ?? exportData[`aiida.backends.djsite.db.models.Db${name}`]) as Entities | undefined) ?? {};
+  return (exportData[name] as Entities | undefined) ?? {};
 }
 
 const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
@@ -79,9 +73,10 @@ async function collectRepositories(files: LegacyFiles, container: string) {
 
 /**
  * Converts a legacy archive (formats 0.1 … 0.13: `data.json` + `metadata.json` + `nodes/`) into an
- * AiiDA-schema SQLite file `<target>/db.sqlite3` plus a loose object container `<target>/container`,
- * applying AiiDA's renames of node, link, plugin and group types. Dangling links and group members
- * that are not in the archive are dropped, as `verdi archive migrate` does.
+ * AiiDA-schema SQLite file `<target>/db.sqlite3` plus a loose object container `<target>/container`:
+ * AiiDA's legacy chain up to 0.13 (legacy-chain.ts), then `legacy_to_main` and `main_0000a` (null
+ * descriptions, labels and texts become `""`; `process_type` is kept as the archive has it). Dangling
+ * links and group members that are not in the archive are dropped.
  */
 export async function convertLegacyArchive(files: LegacyFiles, target: string): Promise<void> {
   const readJson = async (name: string) => {
@@ -90,6 +85,9 @@ export async function convertLegacyArchive(files: LegacyFiles, target: string): 
     return JSON.parse((await read()).toString('utf8')) as Json;
   };
   const data = await readJson('data.json');
+  const metadata = await readJson('metadata.json');
+  if (!/^0\.([4-9]|1[0-3])$/.test(String(metadata.export_version))) toVersion04({ metadata, data });
+  migrateLegacyExport({ metadata, data });
   const exportData = (data.export_data as Json | undefined) ?? {};
   const attributes = (data.node_attributes as Entities | undefined) ?? {};
   const extras = (data.node_extras as Entities | undefined) ?? {};
@@ -115,27 +113,23 @@ export async function convertLegacyArchive(files: LegacyFiles, target: string): 
         writer.computer({
           id: Number(pk),
           uuid: text(c.uuid),
-          label: text(c.label ?? c.name),
+          label: text(c.label),
           hostname: text(c.hostname),
           description: text(c.description),
-          scheduler_type: migratePluginName(c.scheduler_type as string),
-          transport_type: migratePluginName(c.transport_type as string),
+          scheduler_type: text(c.scheduler_type),
+          transport_type: text(c.transport_type),
           metadata: object(c.metadata),
         });
       }
-      const byUuid = new Map<string, { id: number; nodeType: string }>();
+      const byUuid = new Map<string, { id: number }>();
       for (const [pk, n] of Object.entries(entities(exportData, 'Node'))) {
-        const { nodeType, processType } = migrateNodeType(
-          text(n.node_type ?? n.type),
-          (n.process_type as string) ?? null,
-        );
         const uuid = text(n.uuid);
-        byUuid.set(uuid, { id: Number(pk), nodeType });
+        byUuid.set(uuid, { id: Number(pk) });
         writer.node({
           id: Number(pk),
           uuid,
-          node_type: nodeType,
-          process_type: processType,
+          node_type: text(n.node_type),
+          process_type: (n.process_type as string | null | undefined) ?? null,
           label: text(n.label),
           description: text(n.description),
           ctime: migrateTime(n.ctime),
@@ -151,12 +145,7 @@ export async function convertLegacyArchive(files: LegacyFiles, target: string): 
         const input = byUuid.get(text(link.input));
         const output = byUuid.get(text(link.output));
         if (!input || !output) continue;
-        writer.link(
-          input.id,
-          output.id,
-          text(link.label),
-          migrateLinkType(link.type as string, input.nodeType, output.nodeType),
-        );
+        writer.link(input.id, output.id, text(link.label), text(link.type));
       }
       const groupIds = new Map<string, number>();
       for (const [pk, g] of Object.entries(entities(exportData, 'Group'))) {
@@ -164,8 +153,8 @@ export async function convertLegacyArchive(files: LegacyFiles, target: string): 
         writer.group({
           id: Number(pk),
           uuid: text(g.uuid),
-          label: text(g.label ?? g.name),
-          type_string: migrateGroupType((g.type_string ?? g.type) as string),
+          label: text(g.label),
+          type_string: g.type_string == null ? 'core' : text(g.type_string),
           time: migrateTime(g.time),
           description: text(g.description),
           extras: object(g.extras),

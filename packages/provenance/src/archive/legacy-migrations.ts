@@ -1,7 +1,11 @@
 /**
- * The renames AiiDA's archive migrations (0.1 … 0.13 → main) apply to entity fields, written as
- * idempotent normalisers: whatever the starting version, the result is the aiida-core 2.x vocabulary.
+ * Archives older than 0.4 (0.1 … 0.3: `type` instead of `node_type`, untyped or `…link` links, Django
+ * entity names) brought to the 0.4 layout with the aiida-core 2.x node, link and group vocabulary, from
+ * where AiiDA's own chain (legacy-chain.ts) continues. These are idempotent normalisers, not a step-by-step
+ * port of AiiDA 1.x's `v01_to_v02` … `v03_to_v04` (whose attribute renames, e.g. `_process_label`, are not
+ * applied).
  */
+import type { Json, LegacyExport } from './legacy-chain.js';
 
 const CORE_DATA = new Set([
   'array',
@@ -83,14 +87,6 @@ export function migrateLinkType(type: string | null | undefined, inputType: stri
   }
 }
 
-const CORE_PLUGINS = new Set(['direct', 'lsf', 'pbspro', 'sge', 'slurm', 'torque', 'local', 'ssh', 'ssh_async']);
-
-/** `slurm` → `core.slurm` (scheduler and transport entry points moved under `core.` in 2.0). */
-export function migratePluginName(name: string | null | undefined): string {
-  if (!name) return '';
-  return CORE_PLUGINS.has(name) ? `core.${name}` : name;
-}
-
 const GROUP_TYPES: Record<string, string> = {
   '': 'core',
   user: 'core',
@@ -112,4 +108,50 @@ export function migrateTime(value: unknown): string {
   if (Number.isNaN(date.getTime())) return '1970-01-01 00:00:00.000000';
   const micro = /\.(\d{1,6})/.exec(text)?.[1]?.padEnd(6, '0') ?? '000000';
   return `${date.toISOString().slice(0, 19).replace('T', ' ')}.${micro}`;
+}
+
+const ENTITY_NAMES = ['Node', 'Link', 'Group', 'Computer', 'User', 'Attribute', 'Comment', 'Log'];
+
+/** Renames Django model keys (`aiida.backends.djsite.db.models.DbNode`, `aiida.djsite…`) to `Node`, … */
+function renameEntities(container: Json): void {
+  for (const key of Object.keys(container)) {
+    const match = /^aiida\.(?:backends\.)?djsite\.db\.models\.Db(\w+)$/.exec(key);
+    if (!match?.[1] || !ENTITY_NAMES.includes(match[1])) continue;
+    container[match[1]] = container[key];
+    delete container[key];
+  }
+}
+
+/** 0.1 … 0.3 → the 0.4 layout (see the file header). */
+export function toVersion04(e: LegacyExport): void {
+  const exportData = (e.data.export_data as Json | undefined) ?? {};
+  e.data.export_data = exportData;
+  renameEntities(exportData);
+  for (const dictionary of ['unique_identifiers', 'all_fields_info'])
+    renameEntities((e.metadata[dictionary] as Json) ?? {});
+  const nodeTypes = new Map<string, string>();
+  for (const node of Object.values((exportData.Node as Record<string, Json>) ?? {})) {
+    const { nodeType, processType } = migrateNodeType(
+      String(node.node_type ?? node.type ?? ''),
+      (node.process_type as string) ?? null,
+    );
+    node.node_type = nodeType;
+    node.process_type = processType ?? '';
+    delete node.type;
+    nodeTypes.set(String(node.uuid), nodeType);
+  }
+  for (const link of (e.data.links_uuid as Json[] | undefined) ?? []) {
+    link.type = migrateLinkType(
+      link.type as string,
+      nodeTypes.get(String(link.input)) ?? '',
+      nodeTypes.get(String(link.output)) ?? '',
+    );
+  }
+  for (const group of Object.values((exportData.Group as Record<string, Json>) ?? {})) {
+    group.label = group.label ?? group.name;
+    group.type_string = migrateGroupType((group.type_string ?? group.type) as string);
+    delete group.name;
+    delete group.type;
+  }
+  e.metadata.export_version = '0.4';
 }

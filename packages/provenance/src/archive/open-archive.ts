@@ -77,6 +77,9 @@ async function extractDatabase(archive: string, entry: ZipEntry, cacheDir: strin
   return target;
 }
 
+/** Bumped whenever the legacy conversion changes, so caches made by an older conversion are not reused. */
+const LEGACY_CONVERSION = 'legacy-2';
+
 /** Converts a legacy archive once into `<cacheDir>/` (database + loose object container). */
 async function convertOnce(path: string, cacheDir: string): Promise<string> {
   const target = join(cacheDir, 'db.sqlite3');
@@ -118,7 +121,8 @@ export async function openArchive(path: string, cacheRoot: string, queryTimeoutM
     return { path, sha256, metadata, store, objects: zipObjectStore(path, entries), databasePath };
   }
   if (CURRENT_FORMATS.has(metadata.export_version)) throw new Error(`${path}: archive has no db.sqlite3`);
-  const databasePath = await convertOnce(path, cacheDir);
+  const legacyDir = `${cacheDir}.${LEGACY_CONVERSION}`;
+  const databasePath = await convertOnce(path, legacyDir);
   const store = openAiidaSqlite(databasePath, queryTimeoutMs);
-  return { path, sha256, metadata, store, objects: diskObjectStore(join(cacheDir, 'container')), databasePath };
+  return { path, sha256, metadata, store, objects: diskObjectStore(join(legacyDir, 'container')), databasePath };
 }
