@@ -1,7 +1,7 @@
 import { UsageError } from '../../usage.js';
 import { archive } from './archive.js';
+import { SELF_HOSTED } from './docker-server.js';
 import { type Io, processIo } from './io.js';
-import { LOCAL_SERVER } from './local-server.js';
 import { mock } from './mock.js';
 import { perf } from './perf.js';
 import { runGroup } from './resource-command.js';
@@ -24,7 +24,7 @@ export async function bench(args: readonly string[], io: Io = processIo): Promis
     case 'up':
     case 'down':
     case 'logs':
-      return LOCAL_SERVER[subcommand](rest, io);
+      return SELF_HOSTED[subcommand](rest, io);
     case 'admin':
       // Loaded on demand: it opens the server's database and would slow every other subcommand's start.
       return (await import('../bench-admin.js')).benchAdmin(['admin', ...rest]);

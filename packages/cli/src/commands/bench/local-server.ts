@@ -24,9 +24,12 @@ const SERVICES = ['all', 'api', 'console'] as const;
 const BANNER = /^ {2}bench\s+(http:\/\/\S+?)\/v0\//m;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const COMMON = { dir: { type: 'string' } } as const;
-const UP_OPTIONS = {
+/** `--mode` and `--image`/`--pull` choose and configure container mode (docker-server.ts). */
+export const COMMON = { dir: { type: 'string' }, mode: { type: 'string' } } as const;
+export const UP_OPTIONS = {
   ...COMMON,
+  image: { type: 'string' },
+  pull: { type: 'string' },
   detach: { type: 'boolean', short: 'd' },
   'api-port': { type: 'string' },
   'console-port': { type: 'string' },
@@ -48,7 +51,7 @@ function pathsOf(values: Values): Paths {
   return { dir, pid: join(dir, 'api.pid'), log: join(dir, 'api.log'), url: join(dir, 'api.url') };
 }
 
-function serviceOf(positionals: string[]): (typeof SERVICES)[number] {
+export function serviceOf(positionals: string[]): (typeof SERVICES)[number] {
   if (positionals.length > 1) throw new UsageError('expected at most one service: all, api or console');
   const service = positionals[0] ?? 'all';
   if (!(SERVICES as readonly string[]).includes(service)) {
@@ -89,7 +92,7 @@ export const volumeHost = (volume: string) => volume.split(':')[0] as string;
 
 /** The client's variables; `ATRIUM_BENCH_HOST` would otherwise be read by the server as its bind address. */
 const CLIENT_VARIABLES = new Set(
-  ['HOST', 'KEY', 'PROJECT', 'BRANCH', 'TESTBED', 'ADAPTER'].map((v) => `ATRIUM_BENCH_${v}`),
+  ['HOST', 'KEY', 'PROJECT', 'BRANCH', 'TESTBED', 'ADAPTER', 'IMAGE', 'UP_MODE'].map((v) => `ATRIUM_BENCH_${v}`),
 );
 
 /** The child's environment: ours without the client's `ATRIUM_BENCH_*` variables, plus the server's. */
