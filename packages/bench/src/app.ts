@@ -4,6 +4,7 @@ import { benchDatabaseUrl } from './admin.js';
 import type { BenchConfig } from './config.js';
 import { registerAlertRoutes } from './http/alert-routes.js';
 import { registerAllowedRoutes } from './http/allowed-routes.js';
+import { registerAuthRoutes } from './http/auth-routes.js';
 import { registerBackupRoutes } from './http/backup-routes.js';
 import type { BenchContext } from './http/context.js';
 import { registerDimensionRoutes } from './http/dimension-routes.js';
@@ -11,17 +12,20 @@ import { formatBenchError } from './http/errors.js';
 import { registerApiKeyRoutes } from './http/key-routes.js';
 import { registerMemberRoutes } from './http/member-routes.js';
 import { registerMetricRoutes } from './http/metric-routes.js';
+import { registerOAuthRoutes } from './http/oauth-routes.js';
 import { recordOpenApi } from './http/openapi.js';
 import { registerOrganizationRoutes } from './http/organization-routes.js';
 import { registerPerfRoutes } from './http/perf-routes.js';
 import { registerPlotRoutes } from './http/plot-routes.js';
 import { registerProjectRoutes } from './http/project-routes.js';
 import { registerReportRoutes } from './http/report-routes.js';
+import { registerRootRoute } from './http/root-route.js';
 import { registerRunRoutes } from './http/run-routes.js';
 import { registerServerRoutes } from './http/server-routes.js';
 import { registerThresholdRoutes } from './http/threshold-routes.js';
 import { registerUserRoutes } from './http/user-routes.js';
 import { jwtSecretFor } from './jwt-secret.js';
+import { BenchMail } from './mail/outbox.js';
 import { openBenchDatabase } from './storage/open.js';
 
 export async function buildBenchApp(config: BenchConfig, context: ServiceContext): Promise<FastifyInstance> {
@@ -34,18 +38,26 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
     formatError: formatBenchError,
     exposedHeaders: ['x-total-count'],
   });
-  app.addHook('onClose', () => database.close());
+  const mail = new BenchMail(database.db, config.smtp, context.logger);
+  mail.start();
+  app.addHook('onClose', async () => {
+    await mail.close();
+    await database.close();
+  });
   const bench: BenchContext = {
     database,
     config,
     jwtSecret: jwtSecretFor(config, context.dataDir),
     dataDir: context.dataDir,
+    mail,
   };
   const spec = recordOpenApi(app);
   app.get('/v0/server/spec', (_request, reply) => {
     reply.type('application/json').send(spec());
   });
   registerServerRoutes(app, bench);
+  registerAuthRoutes(app, bench);
+  registerOAuthRoutes(app, bench);
   registerBackupRoutes(app, bench);
   registerOrganizationRoutes(app, bench);
   registerMemberRoutes(app, bench);
@@ -61,5 +73,6 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   registerMetricRoutes(app, bench);
   registerPerfRoutes(app, bench);
   registerPlotRoutes(app, bench);
+  registerRootRoute(app);
   return app;
 }

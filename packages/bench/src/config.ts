@@ -1,7 +1,14 @@
-import { httpFields } from '@atrium/core';
+import { httpFields, smtpSchema } from '@atrium/core';
 import { z } from 'zod';
 
 const dailyLimit = z.number().int().positive();
+
+/** An OAuth 2.0 application registered with a provider; the secret is best set by environment variable. */
+const oauthClient = {
+  clientId: z.string().min(1),
+  /** `ATRIUM_BENCH_AUTH_GITHUB_CLIENT_SECRET` / `ATRIUM_BENCH_AUTH_GOOGLE_CLIENT_SECRET` keep it out of the file. */
+  clientSecret: z.string().min(1),
+};
 
 export const benchConfigSchema = z
   .strictObject({
@@ -12,8 +19,11 @@ export const benchConfigSchema = z
       .int()
       .positive()
       .default(4 * 1024 * 1024),
-    /** Where the console is served; answered by `GET /v0/server/config/console`. */
-    consoleUrl: z.url().default('http://localhost:3000'),
+    /**
+     * Where the console is served (by this service, on its own port); answered by `GET /v0/server/config/console`
+     * and used in printed links. Default: this service's own URL on a fresh start.
+     */
+    consoleUrl: z.url().default('http://localhost:6610'),
     security: z
       .strictObject({
         /** JWT issuer (Bencher's default is the console URL with a trailing slash). */
@@ -25,6 +35,39 @@ export const benchConfigSchema = z
         secretKey: z.string().min(16).optional(),
       })
       .prefault({}),
+    auth: z
+      .strictObject({
+        /** Lifetime of a browser session (the `client` JWT `/v0/auth/confirm` returns); Bencher's is 30 days. */
+        sessionTtlSeconds: z
+          .number()
+          .int()
+          .positive()
+          .default(30 * 24 * 3600),
+        /** Lifetime of the emailed confirmation link; Bencher's is 30 minutes. */
+        confirmTtlSeconds: z.number().int().positive().default(1800),
+        /** Sign-up and log-in requests per email address per hour, then 429. */
+        loginsPerEmailPerHour: z.number().int().positive().default(10),
+        /** Sign-up and log-in requests per client address per hour, then 429 (behind a proxy: the proxy's). */
+        loginsPerAddressPerHour: z.number().int().positive().default(100),
+        /** GitHub OAuth 2.0; the base URLs change for GitHub Enterprise (and for tests). */
+        github: z
+          .strictObject({
+            ...oauthClient,
+            url: z.url().default('https://github.com'),
+            apiUrl: z.url().default('https://api.github.com'),
+          })
+          .optional(),
+        /** Google sign-in (OpenID Connect, found through the issuer's discovery document). */
+        google: z
+          .strictObject({
+            ...oauthClient,
+            issuer: z.url().default('https://accounts.google.com'),
+          })
+          .optional(),
+      })
+      .prefault({}),
+    /** Without it, confirmation links and invitations stay in the outbox `atrium bench admin outbox` prints. */
+    smtp: smtpSchema.optional(),
     backup: z
       .strictObject({
         /** Where snapshots are written; default `<dataDir>/backup`. */

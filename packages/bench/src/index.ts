@@ -14,7 +14,6 @@ export { mintJwt } from './auth/jwt.js';
 export { type BenchConfig, benchConfigSchema } from './config.js';
 export { BENCHER_API_VERSION } from './http/server-routes.js';
 export { jwtSecretFor } from './jwt-secret.js';
-export { outboxDirectory } from './mail/outbox.js';
 export { storeApiKey } from './storage/api-keys.js';
 export { openBenchDatabase } from './storage/open.js';
 export { createOrganization, findOrganization } from './storage/organizations.js';

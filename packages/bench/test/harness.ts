@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { latestOutbox, type OutboxMessage } from '@atrium/core';
 import { listen, silentLogger } from '@atrium/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { benchConfigSchema, buildBenchApp, createUser, mintJwt, openBenchDatabase } from '../src/index.js';
@@ -22,6 +23,7 @@ export interface Bench {
   app: FastifyInstance;
   base: string;
   dataDir: string;
+  databaseUrl: string;
   /** Muriel (a regular user) and Eustace (a server admin) and Courage (another user). */
   muriel: string;
   eustace: string;
@@ -75,6 +77,7 @@ export async function startBench(databaseUrl: string, overrides: Record<string, 
     app,
     base,
     dataDir,
+    databaseUrl,
     muriel: tokenFor('muriel.bagge@nowhere.com'),
     eustace: tokenFor('eustace.bagge@nowhere.com'),
     courage: tokenFor('courage@nowhere.com'),
@@ -88,6 +91,16 @@ export async function startBench(databaseUrl: string, overrides: Record<string, 
     },
     close: () => app.close(),
   };
+}
+
+/** The newest messages of the server's outbox, newest first. */
+export async function outboxOf(bench: Pick<Bench, 'databaseUrl'>, limit = 10): Promise<OutboxMessage[]> {
+  const database = await openBenchDatabase(bench.databaseUrl);
+  try {
+    return await latestOutbox(database.db, limit);
+  } finally {
+    await database.close();
+  }
 }
 
 /** Muriel's organisation and a project in it. */

@@ -83,7 +83,7 @@ describeEachDialect('bench organizations and projects over HTTP', ({ url }) => {
 
   it('rejects bad credentials and bodies in Bencher error form', async () => {
     const forged = await bench.call('GET', '/v0/organizations', { token: 'a.b.c' });
-    expect(forged.status).toBe(400);
+    expect(forged.status).toBe(401);
     expect(((await forged.json()) as { message: string }).message).toContain('Failed to validate JSON Web Token');
     const unknown = await bench.call('POST', '/v0/organizations', {
       token: bench.muriel,
@@ -125,17 +125,17 @@ describeEachDialect('bench organizations and projects over HTTP', ({ url }) => {
       },
       'DO_NOT_USE_THIS_IN_PRODUCTION',
     );
-    expect((await bench.call('GET', '/v0/organizations', { token: wrongAudience })).status).toBe(400);
+    expect((await bench.call('GET', '/v0/organizations', { token: wrongAudience })).status).toBe(401);
     const expired = mintJwt(
       { aud: 'client', exp: 1, iat: 0, iss: 'http://localhost:3000/', sub: 'muriel.bagge@nowhere.com' },
       'DO_NOT_USE_THIS_IN_PRODUCTION',
     );
-    expect((await bench.call('GET', '/v0/organizations', { token: expired })).status).toBe(400);
+    expect((await bench.call('GET', '/v0/organizations', { token: expired })).status).toBe(401);
     const otherSecret = mintJwt(
       { aud: 'client', exp: 5993643609, iat: 0, iss: 'http://localhost:3000/', sub: 'muriel.bagge@nowhere.com' },
       'another secret entirely',
     );
-    expect((await bench.call('GET', '/v0/organizations', { token: otherSecret })).status).toBe(400);
+    expect((await bench.call('GET', '/v0/organizations', { token: otherSecret })).status).toBe(401);
   });
 
   it('lists users for admins only', async () => {

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createUser, openBenchDatabase, outboxDirectory } from '@atrium/bench';
+import { createUser, openBenchDatabase } from '@atrium/bench';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bmfCommand, json, liveBenchSuite, tokenFor } from './bench-support.js';
 
@@ -9,11 +8,12 @@ describe('atrium bench member, organization and project allowed/claim/usage agai
   const { cli } = suite;
   const asCourage = { env: { ATRIUM_BENCH_KEY: tokenFor('courage@nowhere.com') } };
 
-  /** The invite code of the newest message the server wrote to its outbox. */
-  const lastInvite = () => {
-    const directory = outboxDirectory(suite.bench.dir);
-    const text = readFileSync(join(directory, readdirSync(directory).sort().at(-1) as string), 'utf8');
-    return /^Invite code: (\S+)$/m.exec(text)?.[1] as string;
+  /** The invite code of the newest message in the server's outbox, as `atrium bench admin outbox` prints it. */
+  const lastInvite = async () => {
+    const printed = await cli(['admin', 'outbox', '--limit', '1', '--data-dir', suite.bench.dir]);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toMatch(/^--- message \d+ · .* · outbox\nTo: /);
+    return /^Invite code: (\S+)$/m.exec(printed.stdout)?.[1] as string;
   };
 
   beforeAll(async () => {
@@ -33,7 +33,9 @@ describe('atrium bench member, organization and project allowed/claim/usage agai
       await cli(['member', 'invite', 'members-org', '--email', 'courage@nowhere.com', '--role', 'member']),
     );
     expect(ack).toEqual({ email: 'courage@nowhere.com' });
-    expect(json(await cli(['auth', 'accept', lastInvite()], asCourage))).toEqual({ email: 'courage@nowhere.com' });
+    expect(json(await cli(['auth', 'accept', await lastInvite()], asCourage))).toEqual({
+      email: 'courage@nowhere.com',
+    });
 
     expect(json(await cli(['member', 'ls', 'members-org', '--search', 'cour'])).length).toBe(1);
     const courage = json(await cli(['member', 'view', 'members-org', 'courage', '--strict']));

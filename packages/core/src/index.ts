@@ -12,5 +12,6 @@ export { normalizeError } from './http/normalize-error.js';
 export { HttpError, type HttpProblem } from './http/problem.js';
 export { closeGracefully, onShutdownSignal } from './http/shutdown.js';
 export { createLogger, type Logger } from './log/logger.js';
+export * from './mail/index.js';
 export type { ServiceContext, ServiceDefinition } from './service.js';
 export { ATRIUM_STYLE, escapeHtml, Html, html, type PageOptions, page } from './ui/index.js';

@@ -12,6 +12,10 @@ export interface JwtClaims {
   sub: string;
   /** Invitations only: the organisation and the role offered. */
   org?: { uuid: string; role: string };
+  /** Confirmation tokens only: makes each one distinct, so each can be used once. */
+  jti?: string;
+  /** OAuth state only: what the sign-in carries through the provider (an invitation, a claim). */
+  state?: { invite?: string; claim?: string };
 }
 
 const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');

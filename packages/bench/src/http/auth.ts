@@ -37,7 +37,8 @@ async function resolveActor(context: BenchContext, request: FastifyRequest): Pro
     return userActor(await findUserByUuid(db, key.user_uuid as string), 'key owner', key.uuid);
   }
   const check = verifyJwt(credential, context.jwtSecret, context.config.security.issuer, Math.floor(Date.now() / 1000));
-  if (!check.ok) throw new HttpError(400, 'bad_request', `Failed to validate JSON Web Token: ${check.reason}. ${HINT}`);
+  if (!check.ok)
+    throw new HttpError(401, 'unauthorized', `Failed to validate JSON Web Token: ${check.reason}. ${HINT}`);
   return userActor(await findUserByEmail(db, check.email), obfuscateEmail(check.email), undefined);
 }
 

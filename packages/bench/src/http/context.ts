@@ -1,5 +1,6 @@
 import type { Database } from '@atrium/core';
 import type { BenchConfig } from '../config.js';
+import type { BenchMail } from '../mail/outbox.js';
 import type { BenchDatabase } from '../storage/schema.js';
 
 /** What every route of the bench service shares. */
@@ -9,4 +10,6 @@ export interface BenchContext {
   /** The HS256 secret (configured, or the one kept in the data directory). */
   jwtSecret: string;
   dataDir: string;
+  /** Confirmation links and invitations: to SMTP when configured, else to the outbox. */
+  mail: BenchMail;
 }

@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import { mintInvite, readInvite } from '../auth/invites.js';
 import { ORGANIZATION_ROLES, type OrganizationRole } from '../auth/permissions.js';
 import { invitationMessage } from '../mail/invitation.js';
-import { deliverToOutbox } from '../mail/outbox.js';
 import {
   addMember,
   countLeaders,
@@ -56,7 +55,7 @@ async function memberOf(db: Db, organization: Organization, user: string): Promi
 
 /**
  * Organisation members (`/v0/organizations/{organization}/members`) and invitations. An invitation is a
- * signed JWT written to the outbox (no mail server); `POST /v0/auth/accept` makes the signed-in user
+ * signed JWT mailed to the invitee (or kept in the outbox without a mail server); `POST /v0/auth/accept` makes the signed-in user
  * whose email it names a member with the role it offers. Every organisation keeps a leader.
  */
 export function registerMemberRoutes(app: FastifyInstance, context: BenchContext): void {
@@ -97,8 +96,7 @@ export function registerMemberRoutes(app: FastifyInstance, context: BenchContext
         token,
         consoleUrl: context.config.consoleUrl,
       });
-      const file = await deliverToOutbox(context.dataDir, message);
-      request.log.info({ organization: organization.uuid, file }, 'invitation written to the outbox');
+      await context.mail.send(message);
       return reply.code(202).send({ email });
     },
   );

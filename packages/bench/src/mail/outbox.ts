@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { type Logger, OutboxMailer, queueEmails, type SmtpConfig } from '@atrium/core';
+import type { Kysely } from 'kysely';
+import type { BenchDatabase } from '../storage/schema.js';
 
 /**
- * Without a mail server, messages are delivered to files (mode 0600) in `<dataDir>/bench-outbox`, one
- * per message, for the operator to pass on. Unlike Bencher, which logs them, the log never holds the
- * credentials they carry.
+ * Bench's mail (confirmation links, invitations) through Atrium's one mailer: every message is stored in the
+ * `outbox` table; with `[bench.smtp]` the background mailer sends it (retries with backoff), without it the
+ * message stays there for `atrium bench admin outbox`. Unlike Bencher, which logs messages, the log never holds
+ * the tokens they carry.
  */
 
 export interface Message {
@@ -18,14 +19,51 @@ export interface Message {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: exactly what is being removed
 const oneLine = (value: string) => value.replace(/[\x00-\x1f\x7f]+/g, ' ');
 
-export const outboxDirectory = (dataDir: string) => join(dataDir, 'bench-outbox');
+export class BenchMail {
+  private readonly mailer: OutboxMailer | undefined;
+  private readonly pending = new Set<Promise<void>>();
 
-/** Writes the message and answers the file's path. */
-export async function deliverToOutbox(dataDir: string, message: Message, now = new Date()): Promise<string> {
-  const directory = outboxDirectory(dataDir);
-  await mkdir(directory, { recursive: true, mode: 0o700 });
-  const path = join(directory, `${now.toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`);
-  const content = `To: ${oneLine(message.to)}\nSubject: ${oneLine(message.subject)}\n\n${message.text}\n`;
-  await writeFile(path, content, { mode: 0o600, flag: 'wx' });
-  return path;
+  constructor(
+    private readonly db: Kysely<BenchDatabase>,
+    smtp: SmtpConfig | undefined,
+    private readonly logger: Pick<Logger, 'warn' | 'error'>,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.mailer = smtp ? new OutboxMailer(db, smtp, logger, clock, 'bench email') : undefined;
+  }
+
+  /** Sends anything queued before (by a command-line tool or an earlier process), then keeps polling. */
+  start(): void {
+    this.mailer?.start();
+  }
+
+  /** Stores the message for delivery (or for the outbox). */
+  async send(message: Message): Promise<void> {
+    await queueEmails(this.db, [
+      {
+        recipient: oneLine(message.to),
+        subject: oneLine(message.subject),
+        body: message.text,
+        created: this.clock(),
+        status: this.mailer ? 'queued' : 'outbox',
+      },
+    ]);
+    this.mailer?.kick();
+  }
+
+  /** `send` without waiting: the answer takes as long whether or not a message goes out. */
+  sendInBackground(message: Message): void {
+    const sending: Promise<void> = this.send(message)
+      .catch((error: unknown) =>
+        this.logger.error({ error: error instanceof Error ? error.message : String(error) }, 'bench email not stored'),
+      )
+      .finally(() => this.pending.delete(sending));
+    this.pending.add(sending);
+  }
+
+  /** Waits for messages being stored, then stops the mailer. */
+  async close(): Promise<void> {
+    await Promise.all(this.pending);
+    await this.mailer?.close();
+  }
 }

@@ -8,7 +8,7 @@ import {
   issueCredential,
   openBenchDatabase,
 } from '@atrium/bench';
-import { loadConfig } from '@atrium/core';
+import { latestOutbox, loadConfig, type OutboxMessage } from '@atrium/core';
 import { atriumConfigSchema } from '../config.js';
 import { UsageError } from '../usage.js';
 
@@ -16,7 +16,8 @@ type BenchDb = Awaited<ReturnType<typeof openBenchDatabase>>['db'];
 
 const USAGE = `usage:
   atrium bench admin user create --name NAME --email EMAIL [--slug SLUG] [--admin] [--config FILE] [--data-dir DIR]
-  atrium bench admin token --email EMAIL [--jwt | --project PROJECT] [--name NAME] [--ttl SECONDS] [--config FILE] [--data-dir DIR]`;
+  atrium bench admin token --email EMAIL [--jwt | --project PROJECT] [--name NAME] [--ttl SECONDS] [--config FILE] [--data-dir DIR]
+  atrium bench admin outbox [--limit N] [--json] [--config FILE] [--data-dir DIR]`;
 
 const COMMON = { config: { type: 'string' }, 'data-dir': { type: 'string' } } as const;
 
@@ -35,7 +36,20 @@ async function withBenchDatabase<T>(
   }
 }
 
-/** `atrium bench admin …`: create users and mint credentials before sign-up flows exist. */
+/** A message as `admin outbox` prints it: a header block, then the text (confirmation links, invitations). */
+function printable(message: OutboxMessage): string {
+  const state = message.last_error ? `${message.status} (${message.last_error})` : message.status;
+  return [
+    `--- message ${message.id} · ${new Date(message.created).toISOString()} · ${state}`,
+    `To: ${message.recipient}`,
+    `Subject: ${message.subject}`,
+    '',
+    message.body,
+    '',
+  ].join('\n');
+}
+
+/** `atrium bench admin …`: create users, mint credentials, read the mail outbox (no mail server needed). */
 export async function benchAdmin(args: string[]): Promise<void> {
   const [area, ...rest] = args;
   if (area !== 'admin') throw new UsageError(USAGE);
@@ -95,6 +109,24 @@ export async function benchAdmin(args: string[]): Promise<void> {
       }),
     );
     process.stdout.write(`${secret}\n`);
+    return;
+  }
+  if (command === 'outbox') {
+    const { values } = parseArgs({
+      args: options,
+      options: { ...COMMON, limit: { type: 'string' }, json: { type: 'boolean' } },
+      strict: true,
+    });
+    const limit = values.limit === undefined ? 20 : Number(values.limit);
+    if (!(Number.isInteger(limit) && limit > 0 && limit <= 10_000)) {
+      throw new UsageError('--limit must be a whole number from 1 to 10000');
+    }
+    const messages = await withBenchDatabase(values, (_config, _dataDir, db) => latestOutbox(db, limit));
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(messages)}\n`);
+      return;
+    }
+    process.stdout.write(messages.length === 0 ? 'The outbox is empty.\n' : messages.map(printable).join('\n'));
     return;
   }
   throw new UsageError(USAGE);

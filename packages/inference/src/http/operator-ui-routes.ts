@@ -1,8 +1,7 @@
-import { HttpError } from '@atrium/core';
+import { HttpError, type OutboxMailer } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ModelConfig, SmtpConfig } from '../config.js';
-import type { OutboxMailer } from '../mail/mailer.js';
 import { type Account, findAccount } from '../storage/accounts.js';
 import { latestOutbox } from '../storage/outbox.js';
 import { nodeHourRates } from '../storage/rates.js';

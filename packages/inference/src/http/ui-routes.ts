@@ -1,8 +1,7 @@
-import { HttpError, logProblem, normalizeError } from '@atrium/core';
+import { HttpError, logProblem, normalizeError, OutboxMailer } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ModelConfig, SmtpConfig } from '../config.js';
-import { OutboxMailer } from '../mail/mailer.js';
 import { type Account, checkPassword, findAccount, normaliseEmail } from '../storage/accounts.js';
 import { isOptedOut, openAnnouncements, setOptOut } from '../storage/announcements.js';
 import { findApiKey, findApiKeyByHash } from '../storage/api-keys.js';

@@ -5,8 +5,8 @@ import { plotsMigration } from './0003_plots.js';
 import { memberModifiedMigration } from './0004_member_modified.js';
 import { alertProjectMigration } from './0005_alert_project.js';
 import { anonymousCreationsMigration } from './0006_anonymous_creations.js';
-import { accountsMigration } from './0007_accounts.js';
 import { perfCoveringMigration } from './0007_perf_covering.js';
+import { accountsMigration } from './0008_accounts.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
@@ -15,6 +15,6 @@ export const benchMigrations: Migrations = {
   '0004_member_modified': memberModifiedMigration,
   '0005_alert_project': alertProjectMigration,
   '0006_anonymous_creations': anonymousCreationsMigration,
-  '0007_accounts': accountsMigration,
   '0007_perf_covering': perfCoveringMigration,
+  '0008_accounts': accountsMigration,
 };

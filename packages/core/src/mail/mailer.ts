@@ -1,32 +1,43 @@
-import type { Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import { createTransport, type NodemailerError } from 'nodemailer';
-import type { SmtpConfig } from '../config.js';
-import { claimMessage, type DueMessage, dueMessages, markAttemptFailed, markSent } from '../storage/outbox.js';
-import type { InferenceDatabase } from '../storage/schema.js';
+import type { Logger } from '../log/logger.js';
+import {
+  claimMessage,
+  type DueMessage,
+  dueMessages,
+  markAttemptFailed,
+  markSent,
+  type OutboxDatabase,
+  outboxOf,
+} from './outbox.js';
+import type { SmtpConfig } from './smtp.js';
 
 const BATCH = 20;
-/** An attempt in progress keeps its message from the other gateway processes this long. */
+/** An attempt in progress keeps its message from the other processes this long. */
 const LEASE_MS = 15 * 60_000;
 
 /**
- * Sends the queued outbox messages through SMTP in the background: each message is claimed (so several gateway
- * processes on one database send it once), sent, and marked sent or failed; a failure is retried with a doubling
- * delay up to `attempts` times, except a permanent refusal from the server. The password is never logged.
+ * Sends the queued outbox messages through SMTP in the background: each message is claimed (so several processes
+ * on one database send it once), sent, and marked sent or failed; a failure is retried with a doubling delay up to
+ * `attempts` times, except a permanent refusal from the server. The password and message bodies are never logged.
  */
-export class OutboxMailer {
+export class OutboxMailer<DB extends OutboxDatabase = OutboxDatabase> {
   private readonly transport;
+  private readonly db: Kysely<OutboxDatabase>;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private closed = false;
 
+  /** `db`: any service database with an `outbox` table; `what` names the messages in log lines. */
   constructor(
-    private readonly db: Kysely<InferenceDatabase>,
+    db: Kysely<DB>,
     private readonly smtp: SmtpConfig,
     private readonly logger: Pick<Logger, 'warn' | 'error'>,
     private readonly clock: () => number = Date.now,
+    private readonly what = 'announcement email',
   ) {
+    this.db = outboxOf(db);
     this.transport = createTransport({
       pool: true,
       maxConnections: 2,
@@ -58,9 +69,7 @@ export class OutboxMailer {
       return;
     }
     this.running = this.deliverDue()
-      .catch((error: unknown) =>
-        this.logger.error({ error: this.describe(error) }, 'announcement email delivery stopped'),
-      )
+      .catch((error: unknown) => this.logger.error({ error: this.describe(error) }, `${this.what} delivery stopped`))
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -102,8 +111,8 @@ export class OutboxMailer {
       const retryAt = last ? undefined : this.clock() + this.smtp.retryDelayMs * 2 ** (attempt - 1);
       await markAttemptFailed(this.db, message.id, reason, retryAt);
       const fields = { outbox_id: message.id, attempt, error: reason };
-      if (last) this.logger.error(fields, 'announcement email failed');
-      else this.logger.warn(fields, 'announcement email failed; it will be retried');
+      if (last) this.logger.error(fields, `${this.what} failed`);
+      else this.logger.warn(fields, `${this.what} failed; it will be retried`);
     }
   }
 

@@ -1,0 +1,76 @@
+import { HttpError } from '@atrium/core';
+import type { Kysely } from 'kysely';
+import { addMember } from '../storage/members.js';
+import { claimOrganization, createOrganization, findOrganization, organizationRole } from '../storage/organizations.js';
+import type { BenchDatabase } from '../storage/schema.js';
+import type { Db, Organization, User } from '../storage/types.js';
+import { countUsers, createUser, findUserByEmail } from '../storage/users.js';
+import { slugify, suffixedSlug } from '../wire/slug.js';
+import type { Invite } from './invites.js';
+
+/**
+ * Accounts made by sign-up (email or OAuth), as Bencher makes them: the first user ever is a server admin; a new
+ * user gets a personal organisation they lead, unless they join through an invitation or claim an organisation
+ * nobody belongs to yet (made by an anonymous run).
+ */
+
+export type Joining =
+  | { kind: 'personal' }
+  | { kind: 'invite'; invite: Invite }
+  | { kind: 'claim'; organization: Organization };
+
+export interface NewAccount {
+  name: string;
+  slug?: string | undefined;
+  email: string;
+}
+
+const emailTaken = () => new HttpError(409, 'conflict', 'A user with this email already exists.');
+
+async function freeUserSlug(db: Db, slug: string): Promise<string> {
+  const taken = await db.selectFrom('user').select('uuid').where('slug', '=', slug).executeTakeFirst();
+  return taken ? suffixedSlug(slug) : slug;
+}
+
+/** The organisation an invitation or a claim names, checked before anything is created. */
+export async function organizationToJoin(db: Db, uuid: string, claim: boolean): Promise<Organization> {
+  const organization = await findOrganization(db, { column: 'uuid', value: uuid });
+  if (!organization) throw new HttpError(404, 'not_found', `Organization (${uuid}) not found`);
+  if (claim && organization.claimed !== null) {
+    throw new HttpError(409, 'conflict', 'This organization has already been claimed.');
+  }
+  return organization;
+}
+
+export async function signUp(
+  db: Kysely<BenchDatabase>,
+  account: NewAccount,
+  joining: Joining,
+  now = Date.now(),
+): Promise<User> {
+  const user = await db.transaction().execute(async (trx) => {
+    if (await findUserByEmail(trx, account.email)) throw emailTaken();
+    const admin = (await countUsers(trx)) === 0;
+    const base = account.slug ?? (slugify(account.name) || 'user');
+    const slug = await freeUserSlug(trx, base);
+    const created = await createUser(trx, { name: account.name, slug, email: account.email, admin }, now);
+    if (joining.kind === 'personal') {
+      await createOrganization(trx, { name: account.name, slug, leader: created.uuid }, now);
+    } else if (joining.kind === 'invite') {
+      await addMember(trx, joining.invite.organization, created.uuid, joining.invite.role, now);
+    }
+    return created;
+  });
+  if (joining.kind === 'claim' && !(await claimOrganization(db, joining.organization.uuid, user.uuid, now))) {
+    // Claimed by someone else meanwhile: the new user still gets an organisation of their own.
+    await createOrganization(db, { name: account.name, slug: user.slug, leader: user.uuid }, now);
+  }
+  return user;
+}
+
+/** Makes an existing user a member as the invitation offers (nothing when they already are one). */
+export async function acceptInvite(db: Db, user: User, invite: Invite, now = Date.now()): Promise<void> {
+  await organizationToJoin(db, invite.organization, false);
+  if (await organizationRole(db, invite.organization, user.uuid)) return;
+  await addMember(db, invite.organization, user.uuid, invite.role, now);
+}
