@@ -2,6 +2,7 @@ import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { benchDatabaseUrl } from './admin.js';
 import type { BenchConfig } from './config.js';
+import { registerConsole } from './console/routes.js';
 import { registerAlertRoutes } from './http/alert-routes.js';
 import { registerAllowedRoutes } from './http/allowed-routes.js';
 import { registerAuthRoutes } from './http/auth-routes.js';
@@ -73,6 +74,7 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   registerMetricRoutes(app, bench);
   registerPerfRoutes(app, bench);
   registerPlotRoutes(app, bench);
+  registerConsole(app, bench);
   registerRootRoute(app);
   return app;
 }

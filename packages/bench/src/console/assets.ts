@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+/** One static file of the console, kept in memory with its gzip form. */
+export interface Asset {
+  type: string;
+  body: Buffer;
+  gzip: Buffer;
+}
+
+/** The hand-written ES modules live in `src/console/client` (served as they are, no bundler). */
+const CLIENT_DIR = fileURLToPath(new URL('../../src/console/client/', import.meta.url));
+export const CLIENT_MODULES = ['app.js', 'api.js', 'dom.js', 'perf.js', 'plot.js', 'pages.js', 'auth.js'] as const;
+
+const uplotDir = () => join(createRequire(import.meta.url).resolve('uplot'), '..');
+
+const asset = (type: string, body: Buffer): Asset => ({ type, body, gzip: gzipSync(body, { level: 9 }) });
+
+/** Every file the console serves under `/console/assets/`, by name. */
+export function loadAssets(): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const name of CLIENT_MODULES) {
+    assets.set(name, asset('text/javascript; charset=utf-8', readFileSync(join(CLIENT_DIR, name))));
+  }
+  assets.set(
+    'uPlot.iife.min.js',
+    asset('text/javascript; charset=utf-8', readFileSync(join(uplotDir(), 'uPlot.iife.min.js'))),
+  );
+  assets.set('uPlot.min.css', asset('text/css; charset=utf-8', readFileSync(join(uplotDir(), 'uPlot.min.css'))));
+  return assets;
+}

@@ -1,0 +1,120 @@
+// The console's router: every page is a full page load; the path picks the page, the query string holds its state.
+import { get, session, watchExpiry } from './api.js';
+import { confirmPage, loginPage, logoutPage, signupPage } from './auth.js';
+import { $, h, notify, params, show } from './dom.js';
+import {
+  alertPage,
+  alertsPage,
+  DIMENSIONS,
+  dashboardPage,
+  dimensionPage,
+  dimensionsPage,
+  keysPage,
+  membersPage,
+  notFoundPage,
+  projectNav,
+  reportPage,
+  reportsPage,
+  settingsPage,
+  thresholdsPage,
+  userSettingsPage,
+} from './pages.js';
+import { perfPage } from './perf.js';
+
+function sessionNav() {
+  const user = session();
+  show(
+    user
+      ? h`<a href="/console">Console</a><a href="/console/users/${user.user.slug}/settings">${user.user.name}</a><a href="/auth/logout">Log out</a>`
+      : h`<a href="/auth/login">Log in</a><a href="/auth/signup">Sign up</a>`,
+    $('#session'),
+  );
+}
+
+async function projectsPage(path, title) {
+  const search = params().get('search') ?? '';
+  const reply = await get(`${path}?per_page=50${search ? `&search=${encodeURIComponent(search)}` : ''}`);
+  const base = path.startsWith('/v0/organizations') ? '/console/projects' : '/perf';
+  show(
+    h`<section><h2>${title}</h2><form class="row"><label>Search <input type="search" name="search" value="${search}"></label><button>Search</button></form>${
+      reply.ok && reply.data.length
+        ? h`<ul data-testid="projects">${reply.data.map((p) => h`<li><a href="${base}/${p.slug}${base === '/perf' ? '' : '/plots'}">${p.name}</a> <span class="muted">${p.visibility}</span></li>`)}</ul>`
+        : h`<p class="muted">No projects found.</p>`
+    }</section>`,
+  );
+}
+
+async function consoleHome() {
+  const orgs = await get('/v0/organizations?per_page=50');
+  const list = orgs.ok ? orgs.data : [];
+  show(
+    h`<section><h2>Organizations</h2><ul>${list.map(
+      (o) =>
+        h`<li><a href="/console/organizations/${o.slug}/projects">${o.name}</a> · <a href="/console/organizations/${o.slug}/members">Members</a></li>`,
+    )}</ul><p><a href="/console/users/${session().user.slug}/keys">Your API keys</a></p></section><div id="projects"></div>`,
+  );
+  if (list.length === 1) {
+    const reply = await get(`/v0/organizations/${list[0].slug}/projects?per_page=50`);
+    show(
+      h`<section><h2>Projects</h2><ul data-testid="projects">${(reply.data ?? []).map((p) => h`<li><a href="/console/projects/${p.slug}/plots">${p.name}</a></li>`)}</ul></section>`,
+      $('#projects'),
+    );
+  }
+}
+
+/** Pages of one project, public (`/perf/{p}/…`) or in the console (`/console/projects/{p}/…`). */
+async function projectPages(slug, rest, console) {
+  const reply = await get(`/v0/projects/${encodeURIComponent(slug)}`);
+  if (!reply.ok) return notFoundPage();
+  const project = reply.data;
+  document.title = `📈 ${project.name} · Atrium bench`;
+  const base = console ? `/console/projects/${project.slug}` : `/perf/${project.slug}`;
+  const [kind, id] = rest;
+  if (console && (kind === undefined || kind === 'perf')) {
+    if (kind === undefined) return location.replace(`${base}/plots`);
+  }
+  const editable =
+    Boolean(session()) && (await get(`/v0/projects/${project.slug}/allowed/edit`)).data?.allowed === true;
+  if ((!console && kind === undefined) || kind === 'perf') return perfPage(project, base);
+  show(h`${projectNav(project, base, console)}<div id="content"></div>`);
+  if (kind === 'plots') return dashboardPage(project, base, editable);
+  if (kind === 'reports') return id ? reportPage(project, base, id) : reportsPage(project, base);
+  if (kind === 'alerts') return id ? alertPage(project, base, id, editable) : alertsPage(project, base, editable);
+  if (kind === 'thresholds') return thresholdsPage(project);
+  if (kind in DIMENSIONS)
+    return id ? dimensionPage(project, base, kind, id, editable) : dimensionsPage(project, base, kind);
+  if (console && kind === 'keys') return keysPage(`/v0/projects/${project.slug}/keys`, 'Project keys');
+  if (console && kind === 'settings') return settingsPage(project);
+  notFoundPage();
+}
+
+async function route() {
+  const parts = location.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const [top, second, third, ...rest] = parts;
+  if (top === 'auth') {
+    const pages = { signup: signupPage, login: loginPage, confirm: confirmPage, logout: logoutPage };
+    return (pages[second] ?? loginPage)();
+  }
+  if (top === undefined) return location.replace(session() ? '/console' : '/perf');
+  if (top === 'perf')
+    return second ? projectPages(second, [third, ...rest], false) : projectsPage('/v0/projects', 'Public projects');
+  if (top !== 'console') return notFoundPage();
+  if (!session()) {
+    if (second === 'projects' && third) return location.replace(`/perf/${third}${location.search}`);
+    return location.replace('/auth/login');
+  }
+  if (second === undefined) return consoleHome();
+  if (second === 'projects' && third) return projectPages(third, rest, true);
+  show(h`<div id="content"></div>`);
+  if (second === 'organizations' && third && rest[0] === 'members') return membersPage(third);
+  if (second === 'organizations' && third) return projectsPage(`/v0/organizations/${third}/projects`, 'Projects');
+  if (second === 'users' && rest[0] === 'keys') return keysPage(`/v0/users/${third}/keys`, 'API keys');
+  if (second === 'users') return userSettingsPage();
+  notFoundPage();
+}
+
+watchExpiry();
+sessionNav();
+if (params().get('notify_text'))
+  notify(params().get('notify_text'), params().get('notify_kind') === 'alert' ? 'error' : 'ok');
+route().catch((error) => notify(`Something went wrong: ${error.message}`, 'error'));

@@ -1,0 +1,71 @@
+// Sign-up, log-in by email, the confirm page (auto-submits `?token=`) and log-out, against Bencher's /v0/auth API.
+import { api, clearSession, failure, saveSession, session } from './api.js';
+import { $, h, notify, params, show } from './dom.js';
+
+const carried = () => {
+  const p = params();
+  const body = {};
+  for (const name of ['invite', 'claim', 'plan']) if (p.get(name)) body[name] = p.get(name);
+  return body;
+};
+
+const OUTBOX_NOTE = h`<p class="muted" data-testid="outbox-note">No mail server (SMTP) configured on this server? Then the email is not sent:
+it waits in the bench service's outbox, where the server's operator can read it and pass the link on.</p>`;
+
+async function acceptInvite(invite) {
+  const done = await api('POST', '/v0/auth/accept', { invite });
+  location.href = `/console?notify_text=${encodeURIComponent(done.ok ? 'Invitation accepted!' : `Invalid invitation: ${failure(done)}`)}`;
+}
+
+export function signupPage() {
+  if (session()) return params().get('invite') ? acceptInvite(params().get('invite')) : location.replace('/console');
+  show(h`<section><h2>Sign up</h2><form id="signup"><label>Name <input name="name" required maxlength="64" autocomplete="name"></label>
+<label>Email <input name="email" type="email" required autocomplete="email"></label>
+<label><input type="checkbox" name="i_agree" required> I agree to the terms of use</label><button class="primary">Sign up</button></form>
+<p>Already have an account? <a href="/auth/login">Log in</a></p></section>`);
+  $('#signup').onsubmit = async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const email = String(form.get('email'));
+    const done = await api('POST', '/v0/auth/signup', { name: form.get('name'), email, i_agree: true, ...carried() });
+    if (!done.ok) return notify(`Failed to sign up: ${failure(done)}`, 'error');
+    location.href = `/auth/confirm?email=${encodeURIComponent(email)}`;
+  };
+}
+
+export function loginPage() {
+  if (session()) return params().get('invite') ? acceptInvite(params().get('invite')) : location.replace('/console');
+  show(h`<section><h2>Log in</h2><form id="login"><label>Email <input name="email" type="email" required autocomplete="email"></label>
+<button class="primary">Log in</button></form><p>No account yet? <a href="/auth/signup">Sign up</a></p></section>`);
+  $('#login').onsubmit = async (event) => {
+    event.preventDefault();
+    const email = String(new FormData(event.target).get('email'));
+    const done = await api('POST', '/v0/auth/login', { email, ...carried() });
+    if (!done.ok) return notify(`Failed to log in: ${failure(done)}`, 'error');
+    location.href = `/auth/confirm?email=${encodeURIComponent(email)}`;
+  };
+}
+
+async function confirm(token) {
+  const done = await api('POST', '/v0/auth/confirm', { token });
+  if (!done.ok || !done.data?.token) return notify('Failed to confirm the token. Please try again.', 'error');
+  saveSession(done.data);
+  location.replace(`/console?notify_text=${encodeURIComponent(`Welcome, ${done.data.user.name}!`)}`);
+}
+
+export function confirmPage() {
+  const email = params().get('email');
+  show(h`<section><h2>Check your inbox</h2><p>We've sent a one-time link to ${email ?? 'your email'}. Click it, or paste the token here.</p>
+${OUTBOX_NOTE}<form id="confirm"><label>Token <input name="token" required autocomplete="off"></label><button class="primary">Confirm</button></form></section>`);
+  $('#confirm').onsubmit = (event) => {
+    event.preventDefault();
+    confirm(String(new FormData(event.target).get('token')).trim());
+  };
+  const token = params().get('token');
+  if (token) confirm(token);
+}
+
+export function logoutPage() {
+  clearSession();
+  location.replace(`/auth/login?notify_text=${encodeURIComponent('You are logged out.')}`);
+}

@@ -1,0 +1,62 @@
+// Markup helpers: `h` escapes every interpolation unless it is already markup (`raw`, or another `h`).
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export const esc = (value) => String(value ?? '').replace(/[&<>"']/g, (c) => ENTITIES[c]);
+
+export const raw = (text) => ({ markup: text });
+
+const render = (value) => {
+  if (value && typeof value === 'object' && 'markup' in value) return value.markup;
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (value === undefined || value === null || value === false) return '';
+  return esc(value);
+};
+
+export function h(strings, ...values) {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
+  return raw(out);
+}
+
+export const $ = (selector, root = document) => root.querySelector(selector);
+
+/** Replaces the page's main content. */
+export function show(markup, root = $('#app')) {
+  root.innerHTML = markup.markup;
+  return root;
+}
+
+/** A status line at the top of the page (also from `notify_text` in the URL, as Bencher's links do). */
+export function notify(text, kind = 'ok') {
+  show(
+    h`<section class="${kind === 'ok' ? 'notice' : 'error'}" role="${kind === 'ok' ? 'status' : 'alert'}">${text}</section>`,
+    $('#notice'),
+  );
+}
+
+export const date = (value) => (value ? new Date(value).toISOString().replace('T', ' ').slice(0, 19) : '—');
+
+export const params = () => new URLSearchParams(location.search);
+
+/** Sets (or, for null/''/undefined, deletes) query parameters; `push` adds a history entry. */
+export function setParams(changes, push = true) {
+  const next = params();
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null || value === undefined || value === '') next.delete(name);
+    else next.set(name, String(value));
+  }
+  const url = `${location.pathname}${next.size ? `?${next}` : ''}`;
+  if (push) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
+}
+
+/** Pagination links for a list of `total` items. */
+export function pager(total, page, perPage, name = 'page') {
+  const last = Math.max(1, Math.ceil(total / perPage));
+  if (last === 1) return raw('');
+  const link = (p, label) =>
+    p < 1 || p > last || p === page
+      ? h`<span class="muted">${label}</span>`
+      : h`<button type="button" data-page-name="${name}" data-page="${p}">${label}</button>`;
+  return h`<nav class="row" aria-label="Pages">${link(page - 1, 'Previous')} <span>Page ${page} of ${last}</span> ${link(page + 1, 'Next')}</nav>`;
+}

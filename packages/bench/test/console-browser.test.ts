@@ -1,0 +1,196 @@
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchChromium, seedConsole, signedIn, startConsoleBench } from './console-support.js';
+import type { Bench, Json } from './harness.js';
+
+const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
+
+describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => {
+  let bench: Bench;
+  let browser: Browser;
+  let seeded: Awaited<ReturnType<typeof seedConsole>>;
+
+  beforeAll(async () => {
+    bench = await startConsoleBench();
+    seeded = await seedConsole(bench);
+    browser = await launchChromium();
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await bench?.close();
+  });
+
+  const plotted = async (page: Page, selector = '[data-testid="plot"]') => {
+    await page.waitForSelector(`${selector}[data-points] canvas`, { timeout: 20_000 });
+    return Number(await page.getAttribute(selector, 'data-points'));
+  };
+
+  it('shows a public project to an anonymous visitor and a private or missing one as the same not-found page', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${bench.base}/perf`);
+    const projects = await page.getByTestId('projects').textContent();
+    expect(projects).toContain('The Computer');
+    expect(projects).not.toContain('Secret');
+
+    await page.goto(`${bench.base}/perf/the-computer`);
+    expect(await plotted(page)).toBe(31 * 2);
+    expect(page.url()).toContain(`report=${seeded.regression.uuid}`);
+    const alertLink = page.locator('#plot-alerts a');
+    expect(await alertLink.getAttribute('href')).toBe(`/perf/the-computer/alerts/${seeded.regression.alerts[0].uuid}`);
+    expect(await page.getByTestId('png').getAttribute('href')).toContain('/v0/projects/the-computer/perf/img?');
+    await page.screenshot({ path: `${SCREENSHOTS}perf-page.png`, fullPage: true });
+
+    const notFound = async (path: string) => {
+      await page.goto(`${bench.base}${path}`);
+      await page.getByTestId('not-found').waitFor();
+      return { title: await page.title(), text: await page.locator('#app').innerHTML() };
+    };
+    expect(await notFound('/perf/secret')).toEqual(await notFound('/perf/no-such-project'));
+    await page.close();
+  });
+
+  it('opens the report page and its plot links; a shared view URL reproduces the plot with its options', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${bench.base}/perf/the-computer/reports/${seeded.regression.uuid}`);
+    const results = page.getByTestId('results');
+    expect(await results.textContent()).toContain('tests::fib');
+    expect(await results.locator('tr.error').textContent()).toContain('150');
+    await results.locator('tr.error').getByText('view plot').click();
+    expect(await plotted(page)).toBe(31);
+    const shared = page.url();
+    expect(shared).toContain('upper_boundary=true');
+    await page.getByLabel('X-axis').selectOption('version');
+    await page.waitForURL(/x_axis=version/);
+    expect(await plotted(page)).toBe(31);
+    const other = await browser.newPage();
+    await other.goto(page.url());
+    expect(await plotted(other)).toBe(31);
+    expect(await other.getByLabel('X-axis').inputValue()).toBe('version');
+    await other.close();
+    await page.close();
+  });
+
+  it('warns past 255 permutations instead of plotting', async () => {
+    const page = await browser.newPage();
+    const ids = Array.from({ length: 16 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(
+      ',',
+    );
+    await page.goto(
+      `${bench.base}/perf/the-computer?clear=true&branches=${ids}&testbeds=${ids}&benchmarks=a&measures=b`,
+    );
+    expect(await page.getByRole('alert').textContent()).toContain('Too many permutations: 256');
+    await page.close();
+  });
+
+  it('dismisses and reactivates an alert; dismissed alerts leave the plot', async () => {
+    const context = await signedIn(browser, bench);
+    const page = await context.newPage();
+    const alert = seeded.regression.alerts[0].uuid;
+    await page.goto(`${bench.base}/console/projects/the-computer/alerts/${alert}`);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByRole('button', { name: 'Reactivate' }).waitFor();
+    expect(await page.getByTestId('alert-status').textContent()).toBe('dismissed');
+    expect((await bench.json('GET', `/v0/projects/the-computer/alerts/${alert}`)).status).toBe('dismissed');
+    await page.goto(`${bench.base}/perf/the-computer`);
+    await plotted(page);
+    expect(await page.locator('#plot-alerts a').count()).toBe(0);
+    await page.goto(`${bench.base}/console/projects/the-computer/alerts/${alert}`);
+    await page.getByRole('button', { name: 'Reactivate' }).click();
+    await page.getByRole('button', { name: 'Dismiss' }).waitFor();
+    expect((await bench.json('GET', `/v0/projects/the-computer/alerts/${alert}`)).status).toBe('active');
+    await context.close();
+  });
+
+  it('archives a benchmark: hidden from the list by default, shown with the archived filter', async () => {
+    const context = await signedIn(browser, bench);
+    const page = await context.newPage();
+    await page.goto(`${bench.base}/console/projects/the-computer/benchmarks/tests-sort`);
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await page.getByRole('button', { name: 'Unarchive' }).waitFor();
+    await page.goto(`${bench.base}/console/projects/the-computer/benchmarks`);
+    expect(await page.getByTestId('list').textContent()).not.toContain('tests::sort');
+    await page.getByLabel('Show archived').check();
+    await page.waitForURL(/archived=true/);
+    await page.waitForFunction(`document.querySelector('[data-testid="list"]')?.textContent?.includes('tests::sort')`);
+    await bench.json('PATCH', '/v0/projects/the-computer/benchmarks/tests-sort', {
+      token: bench.muriel,
+      body: { archived: false },
+    });
+    await context.close();
+  });
+
+  it('pins a plot to the dashboard, reorders and unpins; the pin follows the branch after its start point changes', async () => {
+    const context = await signedIn(browser, bench);
+    const page = await context.newPage();
+    await page.goto(`${bench.base}/console/projects/the-computer/perf`);
+    await plotted(page);
+    await page.getByText('Pin this plot to the dashboard').click();
+    await page.getByLabel('Title').fill('Fibonacci');
+    await page.getByLabel('Window').selectOption({ label: '1 year' });
+    await page.getByRole('button', { name: 'Pin' }).click();
+    await page.waitForURL(/\/console\/projects\/the-computer\/plots/);
+    const card = page.locator('[data-testid="pinned-plot"]');
+    await plotted(page, '[data-testid="pinned-plot"]');
+
+    // Reset main onto a new head (start point: feature): the pin has no head, so it follows main's current head.
+    await seeded.report(310, 101, {}, 'feature');
+    const reset = await seeded.report(320, 102, { start_point: { branch: 'feature', reset: true } });
+    const before = seeded.regression.branch.head.uuid;
+    expect(reset.branch.head.uuid).not.toBe(before);
+    await page.reload();
+    await plotted(page, '[data-testid="pinned-plot"]');
+    expect(await card.getAttribute('data-points')).not.toBeNull();
+    await page.screenshot({ path: `${SCREENSHOTS}dashboard.png`, fullPage: true });
+
+    const plots = await bench.json('GET', '/v0/projects/the-computer/plots', { token: bench.muriel });
+    await bench.json('POST', '/v0/projects/the-computer/plots', {
+      token: bench.muriel,
+      body: { ...pickPlot(plots[0]), title: 'Second', index: 1 },
+    });
+    await page.reload();
+    await page.locator('[data-plot] h3', { hasText: 'Second' }).waitFor();
+    await page.locator('[data-plot]', { hasText: 'Second' }).getByRole('button', { name: 'Move up' }).click();
+    await page.waitForFunction(`document.querySelector('[data-plot] h3')?.textContent === 'Second'`);
+    await page.locator('[data-plot]', { hasText: 'Second' }).getByRole('button', { name: 'Unpin' }).click();
+    await page.waitForFunction(`document.querySelectorAll('[data-plot]').length === 1`);
+    await context.close();
+  });
+
+  it('creates an API key whose secret is shown once', async () => {
+    const context = await signedIn(browser, bench);
+    const page = await context.newPage();
+    await page.goto(`${bench.base}/console/users/muriel-bagge/keys`);
+    await page.getByLabel('Name').fill('laptop');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('secret').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThan(20);
+    expect((await bench.call('GET', '/v0/users/muriel-bagge', { token: secret })).status).toBe(200);
+    await page.reload();
+    expect(await page.getByTestId('keys').textContent()).toContain('laptop');
+    expect(await page.content()).not.toContain(secret);
+    await context.close();
+  });
+
+  it('logs out by itself when the session expires, and says so', async () => {
+    const context = await signedIn(browser, bench, Date.now() + 8000);
+    const page = await context.newPage();
+    await page.goto(`${bench.base}/console`);
+    await page.getByRole('heading', { name: 'Organizations' }).waitFor();
+    expect(page.url()).toBe(`${bench.base}/console`);
+    await page.waitForURL(/\/auth\/login/, { timeout: 15_000 });
+    expect(await page.locator('#notice').textContent()).toContain('Your session expired');
+    expect(await page.evaluate(`localStorage.getItem('BENCHER_USER')`)).toBeNull();
+    await context.close();
+  });
+});
+
+const pickPlot = (plot: Json) => ({
+  window: plot.window,
+  x_axis: plot.x_axis,
+  branches: plot.branches,
+  testbeds: plot.testbeds,
+  benchmarks: plot.benchmarks,
+  measures: plot.measures,
+});
