@@ -68,7 +68,7 @@ async function measure(dialect: Dialect, reports: number, runs: number) {
         const response = await fetch(url, { headers: { authorization: `Bearer ${service.token}` } });
         body = await response.text();
       };
-      const sqlRun = () => perfMetrics(raw.db, sqlQuery);
+      const sqlRun = () => perfMetrics(raw, sqlQuery);
       await timed(WARM_UP, request);
       await timed(WARM_UP, sqlRun);
       const apiRuns = lastReports === reports ? Math.max(3, Math.floor(runs / 20)) : runs;

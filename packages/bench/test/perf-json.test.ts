@@ -2,7 +2,7 @@ import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { type PerfQuerystring, queryPerf } from '../src/http/perf-routes.js';
 import { openBenchDatabase } from '../src/index.js';
-import type { PerfReport, PerfRow } from '../src/storage/perf.js';
+import { type PerfReport, type PerfRow, perfMetrics, perfSql } from '../src/storage/perf.js';
 import { findProject } from '../src/storage/projects.js';
 import { type PerfView, perfJson, perfJsonBytes } from '../src/wire/perf-json.js';
 import { at, type Bench, type Json, seedProject, startBench } from './harness.js';
@@ -74,7 +74,7 @@ describeEachDialect('perf JSON as bytes', ({ url }) => {
     try {
       const project = await findProject(database.db, { column: 'slug', value: 'the-computer' });
       if (!project) throw new Error('no project');
-      return await queryPerf(database.db, project, query);
+      return await queryPerf(database, project, query);
     } finally {
       await database.close();
     }
@@ -107,6 +107,29 @@ describeEachDialect('perf JSON as bytes', ({ url }) => {
       expect(metrics.some((metric) => metric.threshold === null && metric.boundary === null)).toBe(true);
       expect(metrics.some((metric) => metric.metric.lower_value === 101)).toBe(true);
       expect(metrics.some((metric) => metric.iteration === 1)).toBe(true);
+    }
+  });
+
+  it('reads the metrics as arrays into the same rows Kysely reads as objects', async () => {
+    await seedReports();
+    const query = await perfQuery();
+    const database = await openBenchDatabase(url());
+    try {
+      const list = (text: string | undefined) => (text ?? '').split(',');
+      const branches = await database.db.selectFrom('branch').select('head_uuid').execute();
+      const perf = {
+        headUuids: branches.map((branch) => branch.head_uuid as string),
+        testbedUuids: list(query.testbeds),
+        benchmarkUuids: list(query.benchmarks),
+        measureUuids: list(query.measures),
+      };
+      const { metrics } = await perfMetrics(database, perf);
+      const objects = (await perfSql(perf).execute(database.db)).rows;
+      expect(metrics.length).toBeGreaterThan(5);
+      expect(metrics.some((row) => row.alert_uuid !== null && row.boundary_limit === 'upper')).toBe(true);
+      expect(metrics).toEqual(objects);
+    } finally {
+      await database.close();
     }
   });
 

@@ -1,11 +1,13 @@
+import type { Database } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { groupByPermutation, type PerfQueryInput, parsePerfParams } from '../domain/perf-query.js';
 import { lineChartSvg, type PlotInput } from '../plot/line-chart.js';
 import { renderPng } from '../plot/render-png.js';
 import { findDimensionsByUuid } from '../storage/dimensions.js';
 import { perfMetrics } from '../storage/perf.js';
+import type { BenchDatabase } from '../storage/schema.js';
 import { findModels } from '../storage/thresholds.js';
-import type { Branch, Db, Dimension, Measure, Project } from '../storage/types.js';
+import type { Branch, Dimension, Measure, Project } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
 import { type PerfResult, type PerfView, perfJson, perfJsonBytes } from '../wire/perf-json.js';
 import { projectFor } from './access.js';
@@ -49,7 +51,12 @@ async function plottedHeads(loader: ViewLoader, queried: { branch: Branch; headU
 }
 
 /** Runs the perf query (§8.1): the rows of every permutation, ready for `perfJson` or `perfJsonBytes`. */
-export async function queryPerf(db: Db, project: Project, query: PerfQuerystring): Promise<PerfView> {
+export async function queryPerf(
+  database: Database<BenchDatabase>,
+  project: Project,
+  query: PerfQuerystring,
+): Promise<PerfView> {
+  const { db } = database;
   const params = parsePerfParams(query);
   if (typeof params === 'string') throw badRequest(params);
   const [branchRows, testbedRows, benchmarkRows, measureRows] = await Promise.all([
@@ -72,7 +79,7 @@ export async function queryPerf(db: Db, project: Project, query: PerfQuerystring
   const [plotted, { reports, metrics }] = await Promise.all([
     plottedHeads(new ViewLoader(db, project), queried),
     queried.length && testbeds.length && benchmarks.length && measures.length
-      ? perfMetrics(db, {
+      ? perfMetrics(database, {
           headUuids: queried.map((entry) => entry.headUuid),
           testbedUuids: testbeds.map((row) => row.uuid),
           benchmarkUuids: benchmarks.map((row) => row.uuid),
@@ -154,7 +161,7 @@ export function registerPerfRoutes(app: FastifyInstance, context: BenchContext):
     { schema: { params: pathParams('project'), querystring: perfQuerySchema } },
     async (request, reply) => {
       const { project } = await projectFor(context, request, request.params.project, 'view');
-      const perf = await queryPerf(context.database.db, project, request.query);
+      const perf = await queryPerf(context.database, project, request.query);
       const png = renderPng(lineChartSvg(perfPlotInput(perf, request.query.title)));
       return reply.type('image/png').header('cache-control', 'private, max-age=0, no-cache').send(png);
     },
@@ -167,7 +174,7 @@ export function registerPerfRoutes(app: FastifyInstance, context: BenchContext):
       const { project } = await projectFor(context, request, request.params.project, 'view');
       return reply
         .type('application/json; charset=utf-8')
-        .send(perfJsonBytes(await queryPerf(context.database.db, project, request.query)));
+        .send(perfJsonBytes(await queryPerf(context.database, project, request.query)));
     },
   );
 }

@@ -1,6 +1,7 @@
+import type { Database } from '@atrium/core';
 import { sql } from 'kysely';
 import type { MetricDetail } from './metric-details.js';
-import type { Db } from './types.js';
+import type { BenchDatabase } from './schema.js';
 
 export interface PerfQuery {
   headUuids: readonly string[];
@@ -69,8 +70,36 @@ export function perfSql(query: PerfQuery) {
     order by reports.number, reports.start_time, rb.iteration`;
 }
 
-/** The reports in scope and their metrics in plot order (two statements; see `perfSql`). */
-export async function perfMetrics(db: Db, query: PerfQuery): Promise<PerfRows> {
-  const [reports, metrics] = await Promise.all([reportsInScope(query).execute(db), perfSql(query).execute(db)]);
-  return { reports: reports.rows, metrics: metrics.rows };
+/** A row of `perfSql` from its column values, in select order. */
+const perfRow = (row: unknown[]): PerfRow => ({
+  report_uuid: row[0] as string,
+  iteration: row[1] as number,
+  benchmark_uuid: row[2] as string,
+  measure_uuid: row[3] as string,
+  metric_uuid: row[4] as string,
+  value: row[5] as number,
+  lower_value: row[6] as number | null,
+  upper_value: row[7] as number | null,
+  threshold_uuid: row[8] as string | null,
+  model_uuid: row[9] as string | null,
+  baseline: row[10] as number | null,
+  lower_limit: row[11] as number | null,
+  upper_limit: row[12] as number | null,
+  alert_uuid: row[13] as string | null,
+  boundary_limit: row[14] as PerfRow['boundary_limit'],
+  status: row[15] as PerfRow['status'],
+  alert_modified: row[16] as number | null,
+});
+
+/**
+ * The reports in scope and their metrics in plot order (two statements; see `perfSql`). Metrics are
+ * read as arrays and made objects here, which costs a third less than better-sqlite3's row objects.
+ */
+export async function perfMetrics(database: Database<BenchDatabase>, query: PerfQuery): Promise<PerfRows> {
+  const { db } = database;
+  const [reports, metrics] = await Promise.all([
+    reportsInScope(query).execute(db),
+    database.selectArrays(perfSql(query).compile(db)),
+  ]);
+  return { reports: reports.rows, metrics: metrics.map(perfRow) };
 }

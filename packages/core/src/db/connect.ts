@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createLogger, type Logger } from '../log/logger.js';
 import { type DatabaseTarget, parseDatabaseUrl } from './url.js';
@@ -12,6 +12,12 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 export interface Database<DB> {
   db: Kysely<DB>;
   dialect: DatabaseTarget['dialect'];
+  /**
+   * Runs a compiled select and answers its rows as arrays of column values in select order. For wide
+   * result sets: better-sqlite3 builds a row object property by property, arrays mapped to objects in
+   * JavaScript cost about a third less.
+   */
+  selectArrays(query: CompiledQuery): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -115,10 +121,24 @@ function openPostgres(target: Extract<DatabaseTarget, { dialect: 'postgres' }>, 
 /** Opens a Kysely database for a `sqlite:` or `postgres://` URL. */
 export function openDatabase<DB>(url: string, options: OpenDatabaseOptions = {}): Database<DB> {
   const target = parseDatabaseUrl(url);
-  const dialect =
-    target.dialect === 'sqlite'
-      ? new SqliteDialect({ database: withStatementCache(openSqlite(target.path, options)) })
-      : new PostgresDialect({ pool: openPostgres(target, options) });
-  const db = new Kysely<DB>({ dialect });
-  return { db, dialect: target.dialect, close: () => db.destroy() };
+  if (target.dialect === 'sqlite') {
+    const sqlite = withStatementCache(openSqlite(target.path, options));
+    const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+    // Holding Kysely's connection keeps the read out of a transaction another request has open on it.
+    const selectArrays = (query: CompiledQuery) =>
+      db.connection().execute(async () => {
+        const statement = sqlite.prepare(query.sql).raw(true);
+        try {
+          return statement.all(query.parameters) as unknown[][];
+        } finally {
+          statement.raw(false);
+        }
+      });
+    return { db, dialect: 'sqlite', selectArrays, close: () => db.destroy() };
+  }
+  const pool = openPostgres(target, options);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const selectArrays = async (query: CompiledQuery) =>
+    (await pool.query({ text: query.sql, values: query.parameters as unknown[], rowMode: 'array' })).rows;
+  return { db, dialect: 'postgres', selectArrays, close: () => db.destroy() };
 }
