@@ -52,11 +52,11 @@ describeEachDialect('GET /nodes/<id>/download for BandsData and codes', ({ diale
   it('exports codes as PyYAML dumps of their model fields (yaml and yml)', async () => {
     const installed = await download(INSTALLED_CODE_UUID, 'yaml');
     expect(installed.body.data.download.data).toBe(
-      "label: pw-7.2\ndescription: Quantum ESPRESSO pw.x 7.2\ndefault_calc_job_plugin: quantumespresso.pw\nuse_double_quotes: 'False'\nwith_mpi: 'True'\nprepend_text: 'module load qe/7.2\n\n  export OMP_NUM_THREADS=1'\nappend_text: ''\ncomputer: daint\nfilepath_executable: /opt/qe/bin/pw.x\n",
+      "label: pw-7.2\ndescription: Quantum ESPRESSO pw.x 7.2\nuse_double_quotes: false\nwith_mpi: true\nwrap_cmdline_params: false\nprepend_text: 'module load qe/7.2\n\n  export OMP_NUM_THREADS=1'\nappend_text: ''\ndefault_calc_job_plugin: quantumespresso.pw\ncomputer: daint\nfilepath_executable: /opt/qe/bin/pw.x\n",
     );
     const legacy = await download(LEGACY_CODE_UUID, 'yml', true);
     expect(legacy.text).toBe(
-      "label: pw.x\ndescription: ''\ndefault_calc_job_plugin: quantumespresso.pw\nuse_double_quotes: 'False'\nprepend_text: module load quantum-espresso/5.1.1/intel-15.0.0\nappend_text: ''\ninput_plugin: quantumespresso.pw\nremote_exec_path: /ssoft/quantum-espresso/bin/pw.x\nis_local: 'False'\n",
+      "label: pw.x\ndescription: ''\nuse_double_quotes: false\nwrap_cmdline_params: false\nprepend_text: module load quantum-espresso/5.1.1/intel-15.0.0\nappend_text: ''\ndefault_calc_job_plugin: quantumespresso.pw\n",
     );
     expect(legacy.response.headers.get('content-disposition')).toBe(`attachment; filename="${LEGACY_CODE_UUID}.yml"`);
   });

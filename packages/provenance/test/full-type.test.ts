@@ -89,7 +89,7 @@ describe('buildNamespaceTree (get_node_namespace)', () => {
       true,
     );
     expect(flatten(tree)).toEqual([
-      'Node node node.%| 6',
+      'node node node.%| 6',
       '  Data node.data data.%| 3',
       '    core node.data.core data.core.%| 3',
       '      Int node.data.core.int data.core.int.Int.| 3',
@@ -122,7 +122,7 @@ describe('buildNamespaceTree (get_node_namespace)', () => {
       false,
     );
     expect(flatten(tree)).toEqual([
-      'Node node node.%|',
+      'node node node.%|',
       '  Data node.data data.%|',
       '    core node.data.core data.core.%|',
       '      array node.data.core.array data.core.array.%|',

@@ -7,6 +7,8 @@ import { type ApiCall, type Handler, queryParams, sendEnvelope } from './api-cal
 import { EXPORTERS, UNSERVED } from './exporters.js';
 import { nodeFromPath } from './node-routes.js';
 
+const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+
 async function sendObject(call: ApiCall, key: string, filename: string) {
   const stream = await call.source.objects.open(key);
   const size = call.source.objects.size(key);
@@ -32,6 +34,10 @@ export const repoContentsHandler: Handler = async (call) => {
   if (params.filename === undefined) throw validationError('filename is not provided');
   const key = fileKey(node.repository_metadata, params.filename);
   if (key === undefined || !call.source.objects.has(key)) throw inputError('No such file is present');
+  // AiiDA returns an empty file's (falsy) content through its JSON envelope instead of as a file.
+  if (key === EMPTY_SHA256 || call.source.objects.size(key) === 0) {
+    return sendEnvelope(call, 'nodes', '', call.params.id ?? null, { totalCount: 1 });
+  }
   return sendObject(call, key, params.filename);
 };
 

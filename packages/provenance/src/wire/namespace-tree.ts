@@ -17,7 +17,6 @@ export interface NamespaceDescription {
 }
 
 const PATH_LABELS: Record<string, string> = {
-  node: 'Node',
   'node.data': 'Data',
   'node.process': 'Process',
   'node.process.calculation': 'Calculation',

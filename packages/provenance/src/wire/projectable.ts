@@ -37,10 +37,13 @@ const NODE_COMMON = {
   uuid: UUID_FIELD,
 };
 
+/** The plugins' docstrings as aiida-core 2.9 ships them (`get_entry_point_from_string(...).__doc__`). */
 const SCHEDULERS: Record<string, { doc: string }> = {
   'core.direct': { doc: 'Support for the direct execution bypassing schedulers.' },
-  'core.lsf': { doc: 'Support for the IBM LSF scheduler' },
-  'core.pbspro': { doc: 'Subclass to support the PBSPro scheduler' },
+  'core.lsf': {
+    doc: 'Support for the IBM LSF scheduler\n\n    https://www-01.ibm.com/support/knowledgecenter/SSETD4_9.1.2/lsf_welcome.html\n    ',
+  },
+  'core.pbspro': { doc: 'Support for the PBSPro scheduler (http://www.pbsworks.com/).' },
   'core.sge': {
     doc: 'Support for the Sun Grid Engine scheduler and its variants/forks (Son of Grid Engine, Oracle Grid Engine, ...)',
   },
@@ -50,10 +53,14 @@ const SCHEDULERS: Record<string, { doc: string }> = {
 
 const TRANSPORTS: Record<string, { doc: string }> = {
   'core.local': {
-    doc: 'Support copy and command execution on the same host on which AiiDA is running via direct file copy and execution commands.',
+    doc: 'Support copy and command execution on the same host on which AiiDA is running via direct file copy and\n    execution commands.\n\n    Note that the environment variables are copied from the submitting process, so you might need to clean it\n    with a ``prepend_text``. For example, the AiiDA daemon sets a ``PYTHONPATH``, so you might want to add\n    ``unset PYTHONPATH`` if you plan on running calculations that use Python.\n    ',
   },
-  'core.ssh': { doc: 'Support connection, command execution and data transfer to remote computers via SSH+SFTP.' },
-  'core.ssh_async': { doc: 'Transport plugin via SSH, asynchronously.' },
+  'core.ssh': {
+    doc: '(Deprecated!) Support connection, command execution and data transfer\n    to remote computers via SSH+SFTP (using paramiko).',
+  },
+  'core.ssh_async': {
+    doc: '(Recommended)  Asynchronous SSH transport plugin. Supports both OpenSSH and AsyncSSH as backends.',
+  },
 };
 
 export const PROJECTABLE_PROPERTIES: Record<string, { fields: Record<string, Field>; ordering: string[] }> = {

@@ -111,10 +111,11 @@ function doubleQuoted(text: string): string {
   return `"${escaped.join('')}"`;
 }
 
-/** `yaml.dump(mapping, sort_keys=False)` of string values under plain keys. */
-export function dumpYaml(mapping: [key: string, value: string][]): string {
+/** `yaml.dump(mapping, sort_keys=False)` of string and boolean values under plain keys. */
+export function dumpYaml(mapping: [key: string, value: string | boolean][]): string {
   return mapping
     .map(([key, value]) => {
+      if (typeof value === 'boolean') return `${key}: ${value}\n`;
       const column = key.length + 2;
       const style = styleOf(value);
       if (style === 'plain') return `${key}: ${folded(value, column, '')}\n`;

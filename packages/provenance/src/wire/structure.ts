@@ -90,6 +90,7 @@ const f18 = (x: number) => x.toFixed(10).padStart(18);
 
 /** Python's `str(float)`. */
 export function pyFloat(x: number): string {
+  if (Object.is(x, -0)) return '-0.0';
   if (Number.isInteger(x) && Math.abs(x) < 1e16) return `${x}.0`;
   const abs = Math.abs(x);
   if (abs !== 0 && (abs < 1e-4 || abs >= 1e16)) {
@@ -175,23 +176,26 @@ export function toChemdoodle(structure: Structure): string {
   const [a, b, c] = structure.cell;
   const vector = (v: number[]) => `[${v.map(pyFloat).join(', ')}]`;
   const sum = (...vs: Vector[]) => [0, 1, 2].map((i) => vs.reduce((s, v) => s + (v[i] ?? 0), 0));
+  // aiida-core 2.9 centres the cell on the origin: corners and atoms are shifted by half the cell diagonal.
+  const centre = sum(a, b, c).map((x) => x / 2);
+  const shifted = (v: number[]) => [0, 1, 2].map((i) => (v[i] ?? 0) - (centre[i] ?? 0));
   const atoms = structure.sites.map((site) => {
     const kind = structure.kinds.find((k) => k.name === site.kind_name);
     const symbols = kind?.symbols.join('') ?? site.kind_name;
-    const [x, y, z] = site.position.map(pyFloat);
+    const [x, y, z] = shifted(site.position).map(pyFloat);
     return `{"l": ${JSON.stringify(symbols)}, "x": ${x}, "y": ${y}, "z": ${z}, "atomic_elements_html": ${JSON.stringify(symbols)}}`;
   });
   const cell = [
     `"t": "UnitCell"`,
     `"i": "s0"`,
-    `"o": ${vector([0, 0, 0])}`,
-    `"x": ${vector(a)}`,
-    `"y": ${vector(b)}`,
-    `"z": ${vector(c)}`,
-    `"xy": ${vector(sum(a, b))}`,
-    `"xz": ${vector(sum(a, c))}`,
-    `"yz": ${vector(sum(b, c))}`,
-    `"xyz": ${vector(sum(a, b, c))}`,
+    `"o": ${vector(shifted([0, 0, 0]))}`,
+    `"x": ${vector(shifted(a))}`,
+    `"y": ${vector(shifted(b))}`,
+    `"z": ${vector(shifted(c))}`,
+    `"xy": ${vector(shifted(sum(a, b)))}`,
+    `"xz": ${vector(shifted(sum(a, c)))}`,
+    `"yz": ${vector(shifted(sum(b, c)))}`,
+    `"xyz": ${vector(shifted(sum(a, b, c)))}`,
   ];
   return `{"s": [{${cell.join(', ')}}], "m": [{"a": [${atoms.join(', ')}]}], "units": "&Aring;"}`;
 }

@@ -51,12 +51,18 @@ export interface RunningApi {
 }
 
 /** Serves `archive` over HTTP: directly (sqlite) or after loading it into the test's PostgreSQL schema. */
-export async function serveArchive(archive: string, dialect: 'sqlite' | 'postgres', url?: string): Promise<RunningApi> {
+export async function serveArchive(
+  archive: string,
+  dialect: 'sqlite' | 'postgres',
+  url?: string,
+  aiidaVersion?: string,
+): Promise<RunningApi> {
   const scratch = mkdtempSync(join(tmpdir(), 'atrium-prov-'));
   const location = dialect === 'postgres' && url ? url : archive;
   const repository = dialect === 'postgres' && url ? await loadIntoPostgres(archive, url, scratch) : undefined;
   const config = provenanceConfigSchema.parse({
     sources: [{ name: 'default', location, ...(repository ? { repository } : {}) }],
+    ...(aiidaVersion ? { aiidaVersion } : {}),
   });
   const app = await buildProvenanceApp(config, { logger: silentLogger, dataDir: scratch, accessLog: false });
   const base = await listen(app);

@@ -392,10 +392,12 @@ export async function runQueryBuilder(store: AiidaStore, plan: QbPlan): Promise<
       for (const { projection, column } of mine) {
         record[projection.key] = decode(projection, row[column], store.dialect);
       }
-      const typed = mine.some((r) => !r.projection.func && ['node_type', 'process_type'].includes(r.projection.key));
+      const projected = (key: string) => mine.some((r) => !r.projection.func && r.projection.key === key);
+      const nodeType = (record.node_type as string | undefined) ?? null;
+      const processType = (record.process_type as string | undefined) ?? null;
+      // AiiDA adds `full_type` where `node_type` is projected, or a projected `process_type` is set.
+      const typed = projected('node_type') || (projected('process_type') && !!processType);
       if (mine[0]?.entity === 'node' && typed) {
-        const nodeType = (record.node_type as string | undefined) ?? null;
-        const processType = (record.process_type as string | undefined) ?? null;
         // An outer join without a match has no node, hence no type.
         record.full_type = nodeType === null && processType === null ? null : fullTypeOf(nodeType, processType);
       }
