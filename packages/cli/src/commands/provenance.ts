@@ -1,12 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { closeGracefully, createLogger, logSchema, onShutdownSignal } from '@atrium/core';
-import { API_PREFIX, buildProvenanceApp, inspectSource, makeArchive, provenanceConfigSchema } from '@atrium/provenance';
+import { closeGracefully, createLogger, loadConfig, onShutdownSignal } from '@atrium/core';
+import { API_PREFIX, BUNDLED_ARCHIVE, buildProvenanceApp, inspectSource, makeArchive } from '@atrium/provenance';
+import { atriumConfigSchema } from '../config.js';
 import { UsageError } from '../usage.js';
+import { configFile } from './serve.js';
 
 const USAGE =
-  'expected serve <archive-or-url>... [--port N] [--host H] [--data-dir DIR] [--log-level L], inspect <archive-or-url>, or make-archive --nodes N [--out FILE] [--seed S]';
+  'expected serve [<archive-or-url>...] [--config FILE] [--port N] [--host H] [--data-dir DIR] [--log-level L], inspect <archive-or-url>, or make-archive --nodes N [--out FILE] [--seed S]';
 
 /** `name=location` or a bare location (named after the archive file, or `db<i>` for a URL). */
 function sourceOf(arg: string, index: number) {
@@ -21,28 +23,48 @@ function sourceOf(arg: string, index: number) {
 
 const resolveLocation = (location: string) => (/^postgres(ql)?:\/\//.test(location) ? location : resolve(location));
 
-async function serveSources(args: string[]): Promise<void> {
+/**
+ * The `[provenance]` section, `dataDir` and `log` of `atrium.toml` (`--config`, `ATRIUM_CONFIG` or
+ * `./atrium.toml`) and `ATRIUM_*` variables, as `atrium serve` reads them; flags and positional sources win.
+ */
+function serveConfig(args: string[]) {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
     options: {
+      config: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       'data-dir': { type: 'string' },
       'log-level': { type: 'string' },
     },
   });
-  if (positionals.length === 0) throw new UsageError('provenance serve needs at least one archive or postgres:// URL');
-  const config = provenanceConfigSchema.parse({
+  const provenance = {
     ...(values.port ? { port: Number(values.port) } : {}),
     ...(values.host ? { bind: values.host } : {}),
-    sources: positionals.map(sourceOf),
+    ...(positionals.length > 0 ? { sources: positionals.map(sourceOf) } : {}),
+  };
+  const config = loadConfig(atriumConfigSchema, {
+    file: configFile(values.config),
+    overrides: {
+      provenance,
+      ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+      ...(values['log-level'] ? { log: { level: values['log-level'] } } : {}),
+    },
   });
-  const dataDir = resolve(values['data-dir'] ?? './data');
-  const { level } = logSchema.parse({ level: values['log-level'] ?? 'info' });
-  const logger = createLogger({ level });
-  const accessLog = ['info', 'debug', 'trace'].includes(level);
-  const app = await buildProvenanceApp(config, { logger, dataDir, accessLog });
+  const [only, ...more] = config.provenance.sources;
+  if (positionals.length === 0 && more.length === 0 && only?.location === BUNDLED_ARCHIVE) {
+    throw new UsageError(
+      'provenance serve needs an archive or postgres:// URL, or [provenance] sources in atrium.toml',
+    );
+  }
+  return config;
+}
+
+async function serveSources(args: string[]): Promise<void> {
+  const { provenance: config, dataDir, log } = serveConfig(args);
+  const logger = createLogger(log);
+  const app = await buildProvenanceApp(config, { logger, dataDir: resolve(dataDir), accessLog: log.access });
   await app.listen({ host: config.bind, port: config.port });
   const { port } = app.server.address() as AddressInfo;
   const base = `http://${config.bind}:${port}`;

@@ -35,7 +35,8 @@ function parseServices(list: string | undefined): ServiceName[] {
   return [...new Set(names)] as ServiceName[];
 }
 
-function configFile(flag: string | undefined): string | undefined {
+/** `--config`, else `ATRIUM_CONFIG`, else `./atrium.toml` when it exists. */
+export function configFile(flag: string | undefined): string | undefined {
   if (flag) return flag;
   if (process.env.ATRIUM_CONFIG) return process.env.ATRIUM_CONFIG;
   return existsSync('atrium.toml') ? 'atrium.toml' : undefined;
