@@ -9,7 +9,8 @@ export const HELP = `atrium — inference, provenance and benchmark tracking in 
 Usage:
   atrium serve [--services inference,provenance,bench] [--config FILE] [--data-dir DIR]
   atrium inference make-test-model <out.gguf>
-  atrium inference create-account|create-project|add-member|add-grant|set-allocation|set-rate|convert|top-up|set-limits|requests|approve|reject|create-key|announce … [--json]
+  atrium inference create-account|create-project|list-projects|add-member|add-grant|set-allocation|set-rate|convert|top-up|set-limits|list-resources|requests|approve|reject|create-key|list-keys|revoke-key|usage|announce … [--json]
+  atrium inference --help | atrium inference <subcommand> --help
   atrium bench <run|mock|up|down|logs|archive|unarchive|perf|RESOURCE> …
   atrium provenance serve <archive-or-url>... [--port 5000] [--host H] [--data-dir DIR]
   atrium provenance inspect <archive-or-url>
@@ -29,7 +30,8 @@ inference make-test-model
 inference create-account … create-key
            Operator commands on the inference database: accounts, projects, members, grants, allocations,
            node-hour rates, node-hour conversion into credits, credit top-ups, resource limits, service-desk approvals, API keys
-           (the secret is printed once), status announcements. --json prints JSON.
+           (the secret is printed once; listed and revoked), usage per key, project, model or day, status announcements.
+           --json prints JSON.
 
 bench admin user create
            Create a bench user (and their organisation); the first user is a server admin.

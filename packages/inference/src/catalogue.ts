@@ -31,7 +31,8 @@ export function defaultModels(): ModelConfig[] {
   ];
 }
 
-const servedModelConfigs = (config: InferenceConfig): ModelConfig[] =>
+/** The models a gateway with this configuration serves: the configured ones, else the embedded default. */
+export const servedModelConfigs = (config: InferenceConfig): ModelConfig[] =>
   config.models.length > 0 ? config.models : defaultModels();
 
 /**

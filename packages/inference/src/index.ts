@@ -4,12 +4,14 @@ import { describeInference } from './banner.js';
 import { type InferenceConfig, inferenceConfigSchema } from './config.js';
 
 export { buildInferenceApp } from './app.js';
+export { servedModelConfigs } from './catalogue.js';
 export { type InferenceConfig, inferenceConfigSchema, type ModelConfig } from './config.js';
 export type { EngineOptions } from './engine/options.js';
 export { type EngineProcess, spawnEngine } from './engine/process.js';
 export { buildTestModel, TEST_MODEL_CONTEXT_LENGTH, TEST_MODEL_REPLY } from './gguf/test-model.js';
 export { TEST_MODEL_ID, testModelPath, writeTestModel } from './gguf/test-model-file.js';
 export { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
+export { USAGE_GROUPS, type UsageGroup } from './storage/operator-listings.js';
 export { createProject, listProjects, type Project } from './storage/projects.js';
 export { OperatorCommands } from './tenancy/operator.js';
 

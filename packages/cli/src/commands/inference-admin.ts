@@ -1,43 +1,18 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { HttpError, loadConfig } from '@atrium/core';
-import { inferenceDatabaseUrl, OperatorCommands, openInferenceDatabase } from '@atrium/inference';
+import {
+  inferenceDatabaseUrl,
+  OperatorCommands,
+  openInferenceDatabase,
+  servedModelConfigs,
+  USAGE_GROUPS,
+  type UsageGroup,
+} from '@atrium/inference';
 import { atriumConfigSchema } from '../config.js';
 import { UsageError } from '../usage.js';
-
-export const INFERENCE_ADMIN_USAGE = `usage (each also takes --json, --config FILE, --data-dir DIR):
-  atrium inference create-account --email E --name N [--password-stdin | --password P] [--admin]
-      (without either: ATRIUM_INFERENCE_PASSWORD, else a random password printed once;
-       --password shows the password to every user of the machine in the process list)
-  atrium inference create-project --name N [--organisation O]
-  atrium inference add-member --project P --email E --role pi|deputy|member
-  atrium inference add-grant --project P --start DATE --end DATE
-  atrium inference set-allocation --project P --cluster C --node-hours H
-  atrium inference set-rate --cluster C --credits-per-node-hour R [--from DATE]
-  atrium inference convert --project P --cluster C --node-hours H   (creates the resource if needed)
-  atrium inference top-up --project P --credits C
-  atrium inference set-limits --project P [--rpm N] [--tpm N] [--concurrent N]   (omitted: unlimited)
-  atrium inference requests
-  atrium inference approve|reject --request ID --operator EMAIL
-  atrium inference announce --kind maintenance|incident|model_change --title T [--body B] --start DATE --end DATE
-  atrium inference create-key --project P --alias A [--budget TOKENS] [--period day|week|month|Nd] [--models a,b]`;
-
-export const INFERENCE_ADMIN_COMMANDS = new Set([
-  'create-account',
-  'create-project',
-  'add-member',
-  'add-grant',
-  'set-allocation',
-  'set-rate',
-  'convert',
-  'top-up',
-  'set-limits',
-  'requests',
-  'approve',
-  'reject',
-  'create-key',
-  'announce',
-]);
+import { inferenceUsage } from './inference-help.js';
+import { humanTable } from './inference-tables.js';
 
 const OPTIONS = {
   json: { type: 'boolean' },
@@ -70,14 +45,19 @@ const OPTIONS = {
   concurrent: { type: 'string' },
   title: { type: 'string' },
   body: { type: 'string' },
+  key: { type: 'string' },
+  model: { type: 'string' },
+  to: { type: 'string' },
+  by: { type: 'string' },
 } as const;
+
+const DAY_MS = 86_400_000;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>['values'];
 
 function required(values: Values, name: keyof Values): string {
   const value = values[name];
-  if (typeof value !== 'string' || value === '')
-    throw new UsageError(`--${name} is required\n${INFERENCE_ADMIN_USAGE}`);
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
   return value;
 }
 
@@ -165,6 +145,23 @@ async function run(
     case 'approve':
     case 'reject':
       return ops.decide(number(values, 'request'), required(values, 'operator'), command === 'approve');
+    case 'list-projects':
+      return ops.listProjects();
+    case 'list-resources':
+      return ops.listResources();
+    case 'list-keys':
+      return ops.listKeys(values.project);
+    case 'revoke-key':
+      return ops.revokeKey({ id: values.key, project: values.project, alias: values.alias });
+    case 'usage': {
+      const by = (values.by ?? 'key') as UsageGroup;
+      if (!USAGE_GROUPS.includes(by)) throw new UsageError(`--by must be one of ${USAGE_GROUPS.join(', ')}`);
+      const to = values.to === undefined ? Date.now() : date(values, 'to');
+      const from = values.from === undefined ? to - 30 * DAY_MS : date(values, 'from');
+      if (values.alias !== undefined && values.project === undefined)
+        throw new UsageError('--alias names a key of the project given with --project');
+      return ops.usage({ project: values.project, alias: values.alias, model: values.model }, { from, to }, by);
+    }
     default:
       return ops.createKey(
         required(values, 'project'),
@@ -191,22 +188,29 @@ function human(command: string, result: unknown): string {
     const account = result as { email: string; password: string };
     return `created account ${account.email}\npassword (shown once): ${account.password}\n`;
   }
-  return `${JSON.stringify(result, null, 2)}\n`;
+  return humanTable(command, result) ?? `${JSON.stringify(result, null, 2)}\n`;
 }
 
 /** `atrium inference <operator command>`: tenancy administration straight on the database. */
 export async function inferenceAdmin(command: string, args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+  let values: Values;
+  try {
+    values = parseArgs({ args, options: OPTIONS, strict: true }).values;
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${inferenceUsage(command).trimEnd()}`);
+  }
   const overrides = values['data-dir'] ? { dataDir: values['data-dir'] } : {};
   const config = loadConfig(atriumConfigSchema, { file: values.config ?? process.env.ATRIUM_CONFIG, overrides });
   const database = await openInferenceDatabase(inferenceDatabaseUrl(config.inference, resolve(config.dataDir)));
   try {
-    const models = new Set(config.inference.models.map((m) => m.id));
+    // What the gateway serves: the configured models, else the embedded default.
+    const models = new Set(servedModelConfigs(config.inference).map((m) => m.id));
     const ops = new OperatorCommands(database.db, config.inference.smtp ? 'smtp' : 'outbox');
     const result = await run(ops, command, values, models);
     process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : human(command, result));
   } catch (error) {
     if (error instanceof HttpError) throw new Error(error.message);
+    if (error instanceof UsageError) throw new UsageError(`${error.message}\n${inferenceUsage(command).trimEnd()}`);
     throw error;
   } finally {
     await database.close();

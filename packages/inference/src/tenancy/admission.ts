@@ -229,10 +229,11 @@ export class Admission {
 
   /**
    * Gives this process's leases of a key and its resource back now, so their stored counters are exact as
-   * far as this process goes: after a revocation (the next request finds the key revoked), and before a page
-   * shows the counters.
+   * far as this process goes, and drops the key from the key cache: after a revocation (the next request
+   * here finds the key revoked; other processes within a second), and before a page shows the counters.
    */
   async release(keyId: string, resourceId: string): Promise<void> {
+    this.keys.forget(keyId);
     await Promise.all([this.keyBudgets.release(keyId), this.resources.release(resourceId)]);
   }
 

@@ -4,8 +4,11 @@ import type { InferenceDatabase } from '../storage/schema.js';
 import { type ActiveKey, toActiveKey } from './active-key.js';
 import { hashSecret } from './secrets.js';
 
-/** Cached keys are re-read after this long, so a revocation reaches `/v1/models` on every process soon. */
-const TTL_MS = 10_000;
+/**
+ * Cached keys are re-read after this long, so a revocation reaches every route (`/v1/models` included) of
+ * every process within a second; the process that revokes drops the key at once (see `forget`).
+ */
+const TTL_MS = 500;
 const MAX_ENTRIES = 10_000;
 
 /**
@@ -36,7 +39,7 @@ export class KeyStore {
     return key;
   }
 
-  /** Drops a key from the cache (after admission found it revoked). */
+  /** Drops a key from the cache (revoked here, or found revoked by admission). */
   forget(keyId: string): void {
     for (const [hash, entry] of this.cache) if (entry.key.id === keyId) this.cache.delete(hash);
   }

@@ -9,8 +9,11 @@ export interface LeaseStore {
   release(id: string, window: number, amounts: readonly number[], lastUse: number): Promise<void>;
 }
 
-/** Leases older than this go back to the database, so limits changed elsewhere apply within about a second. */
-const MAX_LEASE_AGE_MS = 1_000;
+/**
+ * Leases older than this go back to the database at the next sweep (every 250 ms, see `admission.ts`), so a
+ * revocation or a limit changed elsewhere applies within a second.
+ */
+const MAX_LEASE_AGE_MS = 700;
 /** Leases unused this long are forgotten. */
 const IDLE_MS = 60_000;
 /** Rounds of waiting for shared refills before a request reserves its own need directly. */

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { type Account, createAccount, findAccountByEmail } from '../storage/accounts.js';
+import { findApiKey } from '../storage/api-keys.js';
+import {
+  keysWithProjects,
+  projectsOverview,
+  type UsageFilter,
+  type UsageGroup,
+  usageReport,
+} from '../storage/operator-listings.js';
 import {
   addGrant,
   createProject,
@@ -12,12 +20,12 @@ import {
   setMember,
 } from '../storage/projects.js';
 import { setNodeHourRate } from '../storage/rates.js';
-import type { ResourceLimits } from '../storage/resources.js';
+import { type ResourceLimits, resourcesWithProjects } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
 import { type Delivery, type NewAnnouncement, postAnnouncement } from './announcements.js';
 import { invalid, notFound } from './errors.js';
-import { createKey, type NewKey } from './keys.js';
+import { createKey, type NewKey, revokeKey } from './keys.js';
 import { fromMicro } from './pricing.js';
 import {
   approveServiceRequest,
@@ -128,5 +136,71 @@ export class OperatorCommands {
     const project = await this.project(projectName);
     const { key, secret } = await createKey(this.db, null, { ...input, projectId: project.id }, models);
     return { id: key.id, alias: key.alias, project: project.name, secret };
+  }
+
+  /** A key named by its id, or by its project and alias. */
+  private async keyId(ref: { id?: string | undefined; project?: string | undefined; alias?: string | undefined }) {
+    if (ref.id !== undefined) {
+      if (!(await findApiKey(this.db, ref.id))) throw notFound(`key '${ref.id}'`);
+      return ref.id;
+    }
+    if (ref.project === undefined || ref.alias === undefined)
+      throw invalid('name the key by its id, or by its project and alias', 'key');
+    const project = await this.project(ref.project);
+    const alias = ref.alias.trim().toLowerCase();
+    const key = (await keysWithProjects(this.db, project.id)).find((k) => k.alias.toLowerCase() === alias);
+    if (!key) throw notFound(`key '${ref.alias}' of project '${ref.project}'`);
+    return key.id;
+  }
+
+  /** The keys of one project or of all: never their secrets, only the last four characters. */
+  async listKeys(projectName: string | undefined) {
+    const projectId = projectName === undefined ? undefined : (await this.project(projectName)).id;
+    return (await keysWithProjects(this.db, projectId)).map((k) => ({
+      ...k,
+      allowed_models: k.allowed_models === null ? null : (JSON.parse(k.allowed_models) as string[]),
+      state: k.revoked === null ? 'active' : 'revoked',
+    }));
+  }
+
+  /** Revokes a key: every gateway process refuses it within a second. */
+  async revokeKey(ref: { id?: string | undefined; project?: string | undefined; alias?: string | undefined }) {
+    const key = await revokeKey(this.db, null, await this.keyId(ref));
+    return { id: key.id, alias: key.alias, revoked: true };
+  }
+
+  /** Usage summed per key, project, model or day in a time range, optionally of one project, key or model. */
+  async usage(
+    filter: { project?: string | undefined; alias?: string | undefined; model?: string | undefined },
+    range: Pick<UsageFilter, 'from' | 'to'>,
+    by: UsageGroup,
+  ) {
+    const projectId = filter.project === undefined ? undefined : (await this.project(filter.project)).id;
+    const keyId = filter.alias === undefined ? undefined : await this.keyId(filter);
+    const rows = await usageReport(this.db, { projectId, keyId, model: filter.model, ...range }, by);
+    return rows.map((r) => ({ ...r, credits: fromMicro(r.credits) }));
+  }
+
+  /** Every project: members, latest grant end, whether it has an inference resource. */
+  async listProjects() {
+    return (await projectsOverview(this.db)).map((p) => ({
+      ...p,
+      members: Number(p.members ?? 0),
+      grant_ends: p.grant_ends === null ? null : Number(p.grant_ends),
+    }));
+  }
+
+  /** Every inference resource: its project, credits and limits. */
+  async listResources() {
+    return (await resourcesWithProjects(this.db)).map((r) => ({
+      id: r.id,
+      project: r.project_name,
+      credits_total: fromMicro(r.credits_total),
+      credits_used: fromMicro(r.credits_used),
+      requests_per_minute: r.requests_per_minute,
+      tokens_per_minute: r.tokens_per_minute,
+      concurrent_requests: r.concurrent_requests,
+      created: r.created,
+    }));
   }
 }

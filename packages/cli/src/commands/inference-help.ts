@@ -1,0 +1,45 @@
+/** One usage entry per `atrium inference` subcommand (the operator ones also take the common options). */
+const USAGE: Record<string, string> = {
+  'make-test-model': `atrium inference make-test-model <out.gguf>
+      writes the tiny llama-architecture test model the embedded engine serves by default`,
+  'create-account': `atrium inference create-account --email E --name N [--password-stdin | --password P] [--admin]
+      (without either: ATRIUM_INFERENCE_PASSWORD, else a random password printed once;
+       --password shows the password to every user of the machine in the process list)`,
+  'create-project': 'atrium inference create-project --name N [--organisation O]',
+  'list-projects': `atrium inference list-projects
+      every project: organisation, members, latest grant end, inference resource`,
+  'add-member': 'atrium inference add-member --project P --email E --role pi|deputy|member',
+  'add-grant': 'atrium inference add-grant --project P --start DATE --end DATE',
+  'set-allocation': 'atrium inference set-allocation --project P --cluster C --node-hours H',
+  'set-rate': 'atrium inference set-rate --cluster C --credits-per-node-hour R [--from DATE]',
+  convert: 'atrium inference convert --project P --cluster C --node-hours H   (creates the resource if needed)',
+  'top-up': 'atrium inference top-up --project P --credits C',
+  'set-limits': `atrium inference set-limits --project P [--rpm N] [--tpm N] [--concurrent N]   (omitted: unlimited)
+      every gateway process applies the new limits within a second`,
+  'list-resources': `atrium inference list-resources
+      every inference resource: project, credits total and used, limits`,
+  requests: 'atrium inference requests   (open service-desk requests)',
+  approve: 'atrium inference approve --request ID --operator EMAIL',
+  reject: 'atrium inference reject --request ID --operator EMAIL',
+  announce:
+    'atrium inference announce --kind maintenance|incident|model_change --title T [--body B] --start DATE --end DATE',
+  'create-key': `atrium inference create-key --project P --alias A [--budget TOKENS] [--period day|week|month|Nd] [--models a,b]
+      --models: ids of models the gateway serves (the embedded test model when none is configured)`,
+  'list-keys': `atrium inference list-keys [--project P]
+      keys with their last four characters, budget, period use, models, state; never a secret`,
+  'revoke-key': `atrium inference revoke-key (--key ID | --project P --alias A)
+      every gateway process refuses the key within a second, on every route`,
+  usage: `atrium inference usage [--project P [--alias A]] [--model M] [--from DATE] [--to DATE] [--by key|project|model|day]
+      requests, tokens and credits summed per group (default: per key, the last 30 days)`,
+};
+
+export const INFERENCE_SUBCOMMANDS: ReadonlySet<string> = new Set(Object.keys(USAGE));
+
+const COMMON =
+  'Operator commands work on the database of the configuration; each also takes --json, --config FILE, --data-dir DIR, --help.';
+
+/** The usage of one subcommand, or of all of them. */
+export function inferenceUsage(subcommand?: string): string {
+  const entries = subcommand && USAGE[subcommand] ? [USAGE[subcommand]] : Object.values(USAGE);
+  return `usage:\n${entries.map((e) => `  ${e}`).join('\n')}\n${subcommand === 'make-test-model' ? '' : `${COMMON}\n`}`;
+}
