@@ -20,7 +20,8 @@ const freePort = () =>
     });
   });
 
-describe('atrium bench up / logs / down through the Docker engine API', () => {
+// Each test starts `atrium` processes several times: minutes on a loaded 2-core machine, seconds when quiet.
+describe('atrium bench up / logs / down through the Docker engine API', { timeout: 180_000 }, () => {
   let fake: FakeEngine;
   let dir: string;
   let env: Record<string, string>;
