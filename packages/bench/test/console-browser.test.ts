@@ -1,8 +1,37 @@
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchChromium, seedConsole, signedIn, startConsoleBench } from './console-support.js';
-import type { Bench, Json } from './harness.js';
+import { type Bench, type Json, outboxOf } from './harness.js';
+
+const ATRIUM_BIN = fileURLToPath(new URL('../../cli/bin/atrium.mjs', import.meta.url));
+
+/** `atrium bench …`, the real client, as a subprocess with no inherited ATRIUM_* settings. */
+function atriumBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !/^(ATRIUM_|BENCHER_|CI$|GITHUB_)/.test(key)),
+  );
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [ATRIUM_BIN, 'bench', ...args], { env }, (_error, stdout, stderr) =>
+      resolve({ code: child.exitCode, stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+}
+
+/** The confirmation link of the newest message to `email` in the outbox (no SMTP configured). */
+async function confirmationLink(bench: Bench, email: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const message = (await outboxOf(bench, 20)).find((m) => m.recipient === email);
+    const link = message && /(https?:\/\/\S+\/auth\/confirm\?token=\S+)/.exec(message.body)?.[1];
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no confirmation mail to ${email}`);
+}
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
@@ -26,6 +55,63 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await page.waitForSelector(`${selector}[data-points] canvas`, { timeout: 20_000 });
     return Number(await page.getAttribute(selector, 'data-points'));
   };
+
+  it('signs up through the outbox link, creates a project, runs `atrium bench run` and opens the printed links', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${bench.base}/auth/signup`);
+    await page.getByLabel('Name').fill('Dexter');
+    await page.getByLabel('Email').fill('dexter@nowhere.com');
+    await page.getByLabel('I agree').check();
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(/\/auth\/confirm\?email=dexter/);
+    expect(await page.getByTestId('outbox-note').textContent()).toContain('npx atrium bench admin outbox');
+    const link = await confirmationLink(bench, 'dexter@nowhere.com');
+    await page.goto(`${bench.base}${new URL(link).pathname}${new URL(link).search}`);
+    await page.waitForURL(/\/console(\?|$)/);
+    expect(await page.locator('#notice').textContent()).toContain('Welcome, Dexter!');
+    await page.locator('main').getByRole('link', { name: 'Dexter', exact: true }).click();
+    await page.getByLabel('Name').fill('My Lib');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(/\/console\/projects\/my-lib\/plots/);
+    const token = JSON.parse((await page.evaluate(`localStorage.getItem('BENCHER_USER')`)) as string).token;
+
+    const file = join(bench.dataDir, 'bench.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ 'tests::fib': { latency: { value: 105 } }, 'tests::sort': { latency: { value: 51 } } }),
+    );
+    const run = await atriumBench([
+      'run',
+      '--host',
+      bench.base,
+      '--token',
+      token,
+      '--project',
+      'my-lib',
+      '--branch',
+      'main',
+      '--testbed',
+      'ci',
+      '--adapter',
+      'json',
+      '--file',
+      file,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const reportUrl = /^View report: (\S+)$/m.exec(run.stdout)?.[1] as string;
+    expect(reportUrl).toMatch(/^http:\/\/localhost:6610\/perf\/my-lib\/reports\//);
+    const resultUrls = [...run.stdout.matchAll(/^- tests::\w+ \(Latency\): (\S+)$/gm)].map((m) => m[1] as string);
+    expect(resultUrls).toHaveLength(2);
+    const local = (url: string) => url.replace('http://localhost:6610', bench.base);
+    await page.goto(local(reportUrl));
+    expect(await page.getByTestId('results').textContent()).toContain('tests::sort');
+    for (const url of resultUrls) {
+      await page.goto(local(url));
+      expect(await plotted(page)).toBe(1);
+    }
+    await context.close();
+  }, 120_000);
 
   it('shows a public project to an anonymous visitor and a private or missing one as the same not-found page', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });

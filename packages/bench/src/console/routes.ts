@@ -52,6 +52,14 @@ export function registerConsole(app: FastifyInstance, context: BenchContext): vo
     if (!asset) return reply.code(404).type('text/plain').send('Not found');
     sendAsset(reply, asset, request.headers['accept-encoding']);
   });
+  // What the sign-in pages offer: OAuth buttons for the configured providers; the outbox note without SMTP.
+  const settings = JSON.stringify({
+    outbox: context.config.smtp === undefined,
+    oauth: (['github', 'google'] as const).filter((name) => context.config.auth[name] !== undefined),
+  });
+  app.get('/console/settings.json', (_request, reply) => {
+    reply.type('application/json').header('cache-control', 'no-store').send(settings);
+  });
   app.get<{ Params: { project: string } }>('/perf/:project', async (request, reply) => {
     const query = request.url.indexOf('?');
     sendShell(reply, await perfMeta(context, request.params.project, query < 0 ? '' : request.url.slice(query)));

@@ -1,6 +1,6 @@
 // The console's router: every page is a full page load; the path picks the page, the query string holds its state.
-import { get, session, watchExpiry } from './api.js';
-import { confirmPage, loginPage, logoutPage, signupPage } from './auth.js';
+import { api, failure, get, session, watchExpiry } from './api.js';
+import { confirmPage, loginPage, logoutPage, oauthReturnPage, signupPage } from './auth.js';
 import { $, h, notify, params, show } from './dom.js';
 import {
   alertPage,
@@ -42,6 +42,26 @@ async function projectsPage(path, title) {
         : h`<p class="muted">No projects found.</p>`
     }</section>`,
   );
+}
+
+async function orgProjectsPage(org) {
+  await projectsPage(`/v0/organizations/${org}/projects`, 'Projects');
+  $('#app').insertAdjacentHTML(
+    'beforeend',
+    h`<section><h2>New project</h2><form id="new-project"><label>Name <input name="name" required maxlength="64"></label>
+<label>Visibility <select name="visibility"><option>public</option><option>private</option></select></label><button class="primary">Create project</button></form></section>`
+      .markup,
+  );
+  $('#new-project').onsubmit = async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const done = await api('POST', `/v0/organizations/${org}/projects`, {
+      name: form.get('name'),
+      visibility: form.get('visibility'),
+    });
+    if (!done.ok) return notify(`Failed to create the project: ${failure(done)}`, 'error');
+    location.href = `/console/projects/${done.data.slug}/plots?notify_text=${encodeURIComponent(`Project created. Send it results: npx atrium bench run --project ${done.data.slug} …`)}`;
+  };
 }
 
 async function consoleHome() {
@@ -93,6 +113,7 @@ async function route() {
   const [top, second, third, ...rest] = parts;
   if (top === 'auth') {
     const pages = { signup: signupPage, login: loginPage, confirm: confirmPage, logout: logoutPage };
+    if (second === 'github' || second === 'google') return oauthReturnPage(second);
     return (pages[second] ?? loginPage)();
   }
   if (top === undefined) return location.replace(session() ? '/console' : '/perf');
@@ -107,7 +128,7 @@ async function route() {
   if (second === 'projects' && third) return projectPages(third, rest, true);
   show(h`<div id="content"></div>`);
   if (second === 'organizations' && third && rest[0] === 'members') return membersPage(third);
-  if (second === 'organizations' && third) return projectsPage(`/v0/organizations/${third}/projects`, 'Projects');
+  if (second === 'organizations' && third) return orgProjectsPage(third);
   if (second === 'users' && rest[0] === 'keys') return keysPage(`/v0/users/${third}/keys`, 'API keys');
   if (second === 'users') return userSettingsPage();
   notFoundPage();

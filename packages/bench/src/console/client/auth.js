@@ -1,5 +1,5 @@
 // Sign-up, log-in by email, the confirm page (auto-submits `?token=`) and log-out, against Bencher's /v0/auth API.
-import { api, clearSession, failure, saveSession, session } from './api.js';
+import { api, clearSession, failure, get, saveSession, session } from './api.js';
 import { $, h, notify, params, show } from './dom.js';
 
 const carried = () => {
@@ -9,8 +9,50 @@ const carried = () => {
   return body;
 };
 
-const OUTBOX_NOTE = h`<p class="muted" data-testid="outbox-note">No mail server (SMTP) configured on this server? Then the email is not sent:
-it waits in the bench service's outbox, where the server's operator can read it and pass the link on.</p>`;
+/** The server's sign-in settings: `{ outbox, oauth }` (see routes.ts). */
+const settings = async () => (await get('/console/settings.json')).data ?? { outbox: false, oauth: [] };
+
+const outboxNote = (outbox) =>
+  outbox
+    ? h`<p class="notice" data-testid="outbox-note">This server has no mail server (SMTP) configured, so the email is not sent:
+it waits in the bench service's outbox. Read it on the server with <code>npx atrium bench admin outbox</code> and open its link.</p>`
+    : '';
+
+const PROVIDERS = { github: 'GitHub', google: 'Google' };
+
+/** OAuth buttons for the configured providers: the API answers the provider's URL to go to. */
+async function oauthButtons(verb) {
+  const { oauth } = await settings();
+  if (!oauth.length) return;
+  show(
+    h`<section><h2>Or</h2>${oauth.map((name) => h`<button type="button" data-oauth="${name}">${verb} with ${PROVIDERS[name]}</button> `)}</section>`,
+    $('#oauth'),
+  );
+  $('#oauth').onclick = async (event) => {
+    const name = event.target.dataset?.oauth;
+    if (!name) return;
+    const query = new URLSearchParams(carried());
+    query.delete('plan');
+    const done = await get(`/v0/auth/${name}${query.size ? `?${query}` : ''}`);
+    if (!done.ok) return notify(`Failed to reach ${PROVIDERS[name]}: ${failure(done)}`, 'error');
+    location.href = done.data.url;
+  };
+}
+
+/** The provider sends the browser back here with `code` and `state`. */
+export async function oauthReturnPage(name) {
+  show(h`<section><h2>Signing in with ${PROVIDERS[name] ?? name}…</h2></section>`);
+  const p = params();
+  const done = await api('POST', `/v0/auth/${name}`, { code: p.get('code'), state: p.get('state') });
+  const user = done.data?.user?.token ? done.data.user : done.data;
+  if (!done.ok || !user?.token) {
+    return location.replace(
+      `/auth/login?notify_kind=alert&notify_text=${encodeURIComponent(`Sign-in failed: ${failure(done)}`)}`,
+    );
+  }
+  saveSession(user);
+  location.replace(`/console?notify_text=${encodeURIComponent(`Welcome, ${user.user.name}!`)}`);
+}
 
 async function acceptInvite(invite) {
   const done = await api('POST', '/v0/auth/accept', { invite });
@@ -22,7 +64,8 @@ export function signupPage() {
   show(h`<section><h2>Sign up</h2><form id="signup"><label>Name <input name="name" required maxlength="64" autocomplete="name"></label>
 <label>Email <input name="email" type="email" required autocomplete="email"></label>
 <label><input type="checkbox" name="i_agree" required> I agree to the terms of use</label><button class="primary">Sign up</button></form>
-<p>Already have an account? <a href="/auth/login">Log in</a></p></section>`);
+<p>Already have an account? <a href="/auth/login">Log in</a></p></section><div id="oauth"></div>`);
+  oauthButtons('Sign up');
   $('#signup').onsubmit = async (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
@@ -36,7 +79,8 @@ export function signupPage() {
 export function loginPage() {
   if (session()) return params().get('invite') ? acceptInvite(params().get('invite')) : location.replace('/console');
   show(h`<section><h2>Log in</h2><form id="login"><label>Email <input name="email" type="email" required autocomplete="email"></label>
-<button class="primary">Log in</button></form><p>No account yet? <a href="/auth/signup">Sign up</a></p></section>`);
+<button class="primary">Log in</button></form><p>No account yet? <a href="/auth/signup">Sign up</a></p></section><div id="oauth"></div>`);
+  oauthButtons('Log in');
   $('#login').onsubmit = async (event) => {
     event.preventDefault();
     const email = String(new FormData(event.target).get('email'));
@@ -53,10 +97,11 @@ async function confirm(token) {
   location.replace(`/console?notify_text=${encodeURIComponent(`Welcome, ${done.data.user.name}!`)}`);
 }
 
-export function confirmPage() {
+export async function confirmPage() {
   const email = params().get('email');
+  const { outbox } = await settings();
   show(h`<section><h2>Check your inbox</h2><p>We've sent a one-time link to ${email ?? 'your email'}. Click it, or paste the token here.</p>
-${OUTBOX_NOTE}<form id="confirm"><label>Token <input name="token" required autocomplete="off"></label><button class="primary">Confirm</button></form></section>`);
+${outboxNote(outbox)}<form id="confirm"><label>Token <input name="token" required autocomplete="off"></label><button class="primary">Confirm</button></form></section>`);
   $('#confirm').onsubmit = (event) => {
     event.preventDefault();
     confirm(String(new FormData(event.target).get('token')).trim());
