@@ -112,6 +112,21 @@ function cases(workflowUuid: string, since: string): Case[] {
       },
     },
     {
+      // The synthetic archive's labels are empty but for the code's: a substring filter scans every label.
+      name: 'substring label filter (like %pw%)',
+      path: '/api/v4/nodes?label=like="%25pw%25"',
+      sql: {
+        sqlite: [
+          "select count(*) from db_dbnode where label like '%pw%'",
+          `select ${cols} from db_dbnode where label like '%pw%' order by id limit 400`,
+        ],
+        postgres: [
+          "select count(*) from db_dbnode where label like '%pw%'",
+          `select ${cols} from db_dbnode where label like '%pw%' order by id limit 400`,
+        ],
+      },
+    },
+    {
       name: 'full_types_count',
       path: '/api/v4/nodes/full_types_count/',
       sql: {
