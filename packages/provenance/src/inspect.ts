@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { sql } from 'kysely';
 import { openArchive } from './archive/open-archive.js';
 import { readZipDirectory } from './archive/zip.js';
-import { SERVING_INDEXES } from './storage/aiida/ddl.js';
+import { SERVING_INDEXES, TRIGRAM_EXTENSION, TRIGRAM_INDEXES, trigramIndex } from './storage/aiida/ddl.js';
 import { type AiidaStore, openAiidaPostgres } from './storage/aiida/open.js';
 
 export interface SourceReport {
@@ -41,10 +41,17 @@ async function countRows(store: AiidaStore): Promise<Record<string, number>> {
 async function missingIndexes(store: AiidaStore): Promise<string[]> {
   const { rows } = await sql<{ tablename: string; indexdef: string }>`
     select tablename, indexdef from pg_indexes where schemaname = current_schema()`.execute(store.db);
-  return SERVING_INDEXES.filter(
-    ([, table, columns]) =>
-      !rows.some((r) => r.tablename === table && r.indexdef.replace(/\s+/g, ' ').includes(`(${columns})`)),
-  ).map(([, table, columns]) => `create index on ${table} (${columns})`);
+  const has = (table: string, test: (definition: string) => boolean) =>
+    rows.some((r) => r.tablename === table && test(r.indexdef.replace(/\s+/g, ' ')));
+  const plain = SERVING_INDEXES.filter(([, table, columns]) => !has(table, (d) => d.includes(`(${columns})`))).map(
+    ([, table, columns]) => `create index on ${table} (${columns})`,
+  );
+  // Substring filters (`label=like="%…%"`) scan every row without a trigram index.
+  const trigram = TRIGRAM_INDEXES.filter(
+    ([, table, column]) => !has(table, (d) => d.includes('gin_trgm_ops') && d.includes(`(${column} `)),
+  ).map(([, table, column]) => trigramIndex(table, column));
+  const { rows: extension } = await sql`select 1 from pg_extension where extname = 'pg_trgm'`.execute(store.db);
+  return [...plain, ...(trigram.length > 0 && extension.length === 0 ? [TRIGRAM_EXTENSION] : []), ...trigram];
 }
 
 /** `atrium provenance inspect`: format, size and row counts of an archive or an AiiDA PostgreSQL database. */

@@ -48,6 +48,12 @@ describeEachDialect('inspectSource on an AiiDA PostgreSQL database', ({ dialect,
     const before = await inspectSource(url(), join(scratch, 'cache'));
     expect(before.counts?.nodes).toBe(0);
     expect(before.missingIndexes).toContain('create index on db_dbnode (ctime)');
+    expect(before.missingIndexes).toEqual(
+      expect.arrayContaining([
+        'create index on db_dbnode using gin (label public.gin_trgm_ops)',
+        'create index on db_dbnode using gin (description public.gin_trgm_ops)',
+      ]),
+    );
   });
 
   it.runIf(dialect === 'postgres')('finds no missing index once the serving indexes exist', async () => {

@@ -37,8 +37,27 @@ export const SERVING_INDEXES: [name: string, table: string, columns: string][] =
   ['atrium_group_nodes_node', 'db_dbgroup_dbnodes', 'dbnode_id'],
 ];
 
-export async function createServingIndexes(db: Kysely<AiidaDatabase>): Promise<void> {
+/**
+ * PostgreSQL: trigram (pg_trgm GIN) indexes for substring filters (`label=like="%…%"`, `description`);
+ * PostgreSQL's planner uses them for `LIKE '%…%'` by itself once they exist.
+ */
+export const TRIGRAM_INDEXES: [name: string, table: string, column: string][] = [
+  ['atrium_node_label_trgm', 'db_dbnode', 'label'],
+  ['atrium_node_description_trgm', 'db_dbnode', 'description'],
+];
+export const TRIGRAM_EXTENSION = 'create extension if not exists pg_trgm schema public';
+export const trigramIndex = (table: string, column: string, name = '') =>
+  `create index ${name ? `if not exists ${name} ` : ''}on ${table} using gin (${column} public.gin_trgm_ops)`;
+
+/** The serving indexes (and on PostgreSQL the trigram ones) for databases we load ourselves (tests, bench). */
+export async function createServingIndexes(
+  db: Kysely<AiidaDatabase>,
+  dialect: AiidaDialect = 'postgres',
+): Promise<void> {
   for (const [name, table, columns] of SERVING_INDEXES) {
     await sql`create index if not exists ${sql.raw(name)} on ${sql.table(table)} (${sql.raw(columns)})`.execute(db);
   }
+  if (dialect !== 'postgres') return;
+  await sql.raw(TRIGRAM_EXTENSION).execute(db);
+  for (const [name, table, column] of TRIGRAM_INDEXES) await sql.raw(trigramIndex(table, column, name)).execute(db);
 }
