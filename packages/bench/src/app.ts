@@ -8,6 +8,7 @@ import { registerAllowedRoutes } from './http/allowed-routes.js';
 import { registerAuthRoutes } from './http/auth-routes.js';
 import { registerBackupRoutes } from './http/backup-routes.js';
 import type { BenchContext } from './http/context.js';
+import { acceptDeprecatedInputs } from './http/deprecated-inputs.js';
 import { registerDimensionRoutes } from './http/dimension-routes.js';
 import { formatBenchError } from './http/errors.js';
 import { registerApiKeyRoutes } from './http/key-routes.js';
@@ -76,5 +77,6 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   registerPlotRoutes(app, bench);
   registerConsole(app, bench);
   registerRootRoute(app);
+  acceptDeprecatedInputs(app);
   return app;
 }

@@ -156,11 +156,12 @@ describeEachDialect('bench branches, testbeds, benchmarks, measures and threshol
   });
 
   it('creates, validates, replaces, lists and deletes thresholds', async () => {
+    // main × localhost × latency has the new project's default threshold: this one is on testbed ci.
     await bench.json('POST', path('reports'), {
       token: bench.muriel,
       body: {
         branch: 'main',
-        testbed: 'localhost',
+        testbed: 'ci',
         start_time: at(0),
         end_time: at(0),
         results: [bmf({ b: { latency: 1 } })],
@@ -168,7 +169,7 @@ describeEachDialect('bench branches, testbeds, benchmarks, measures and threshol
     });
     const body = {
       branch: 'main',
-      testbed: 'localhost',
+      testbed: 'ci',
       measure: 'latency',
       test: 't',
       max_sample_size: 64,
@@ -183,7 +184,7 @@ describeEachDialect('bench branches, testbeds, benchmarks, measures and threshol
       { ...body, upper_boundary: 1.5 },
       { ...body, min_sample_size: 1 },
       { ...body, test: 'nope' },
-      { ...body, upper_boundary: undefined },
+      { ...body, upper_boundary: undefined, lower_boundary: 2 },
     ]) {
       expect((await bench.call('POST', path('thresholds'), { token: bench.muriel, body: bad })).status).toBe(400);
     }
@@ -205,18 +206,20 @@ describeEachDialect('bench branches, testbeds, benchmarks, measures and threshol
     });
     expect(removed.model).toBeNull();
     const listed = await bench.call('GET', path('thresholds?measure=Latency'));
-    expect(listed.headers.get('x-total-count')).toBe('1');
+    expect(listed.headers.get('x-total-count')).toBe('2');
     expect((await bench.call('DELETE', path(`thresholds/${created.uuid}`), { token: bench.muriel })).status).toBe(204);
-    expect(await bench.json('GET', path('thresholds'))).toEqual([]);
+    const left = await bench.json('GET', path('thresholds'));
+    expect(left.map((t: { testbed: { slug: string } }) => t.testbed.slug)).toEqual(['localhost', 'localhost']);
   });
 
   it('answers perf queries per permutation, with limits and errors', async () => {
+    // On testbed ci, away from the new project's default thresholds on localhost.
     for (let i = 0; i < 3; i++) {
       await bench.json('POST', path('reports'), {
         token: bench.muriel,
         body: {
           branch: 'main',
-          testbed: 'localhost',
+          testbed: 'ci',
           hash: `${i}`.repeat(40),
           start_time: at(i),
           end_time: at(i),
@@ -226,7 +229,7 @@ describeEachDialect('bench branches, testbeds, benchmarks, measures and threshol
     }
     const uuids = async (plural: string) =>
       ((await bench.json('GET', path(plural))) as { uuid: string }[]).map((row) => row.uuid).join(',');
-    const query = `branches=${await uuids('branches')}&testbeds=${await uuids('testbeds')}&benchmarks=${await uuids('benchmarks')}&measures=${await uuids('measures')}`;
+    const query = `branches=${await uuids('branches')}&testbeds=${await uuids('testbeds?search=ci')}&benchmarks=${await uuids('benchmarks')}&measures=${await uuids('measures')}`;
     const perf = await bench.json('GET', path(`perf?${query}`));
     expect(perf.project.slug).toBe('the-computer');
     expect(perf.start_time).toBeNull();

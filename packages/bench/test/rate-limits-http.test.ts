@@ -11,12 +11,11 @@ describeEachDialect('bench daily rate limits', ({ url }) => {
   afterEach(() => bench.close());
 
   it('answers 429 beyond the daily creations of a resource kind', async () => {
-    for (const name of ['one', 'two']) {
-      expect(
-        (await bench.call('POST', '/v0/projects/the-computer/testbeds', { token: bench.muriel, body: { name } }))
-          .status,
-      ).toBe(201);
-    }
+    // The new project's default testbed (localhost) is the first creation of the day.
+    expect(
+      (await bench.call('POST', '/v0/projects/the-computer/testbeds', { token: bench.muriel, body: { name: 'one' } }))
+        .status,
+    ).toBe(201);
     const third = await bench.call('POST', '/v0/projects/the-computer/testbeds', {
       token: bench.muriel,
       body: { name: 'three' },

@@ -1,8 +1,14 @@
+import { METRIC_RENAMES, renameDeprecated } from '../wire/deprecated-names.js';
 import { type Adapter, type AdapterMetric, type AdapterResults, addMetric } from './results.js';
 import { isNumber, isObject, parseJson } from './units.js';
 
-function metricOf(leaf: unknown): AdapterMetric | undefined {
-  if (!isObject(leaf) || !isNumber(leaf.value)) return undefined;
+/** A metric leaf; the deprecated `lower_bound`/`upper_bound` are read as `lower_value`/`upper_value`. */
+function metricOf(given: unknown): AdapterMetric | undefined {
+  if (!isObject(given)) return undefined;
+  const renamed = renameDeprecated(given, METRIC_RENAMES);
+  if (!renamed.ok) return undefined;
+  const leaf = renamed.value;
+  if (!isNumber(leaf.value)) return undefined;
   const metric: AdapterMetric = { value: leaf.value };
   for (const bound of ['lower_value', 'upper_value'] as const) {
     const value = leaf[bound];

@@ -90,7 +90,7 @@ async function applyReportThresholds(
   now: number,
 ): Promise<void> {
   const models = Object.entries(report.thresholds?.models ?? {}).map(
-    ([measure, input]) => [measure, toModel(input)] as const,
+    ([measure, input]) => [measure, toModel(input, measure)] as const,
   );
   const measures = await getOrCreateDimensions<Measure>(
     db,

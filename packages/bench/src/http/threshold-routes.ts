@@ -94,7 +94,7 @@ export function registerThresholdRoutes(app: FastifyInstance, context: BenchCont
     async (request, reply) => {
       const { project } = await projectFor(context, request, request.params.project, 'create');
       const body = request.body;
-      const model = toModel(body);
+      const model = toModel(body, body.measure);
       const threshold = await inTransaction(db, async (trx) => {
         await checkResourceLimit(trx, 'threshold', project.uuid, context.config.plus.rateLimiting.resourcesPerDay);
         const [branch, testbed, measure] = await Promise.all([

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { ProjectRole } from '../auth/permissions.js';
+import { DEFAULT_BRANCH, DEFAULT_TESTBED, DEFAULT_THRESHOLDS } from '../domain/project-defaults.js';
 import type { Page } from '../wire/pagination.js';
-import { suffixedSlug } from '../wire/slug.js';
+import { parseNameId, suffixedSlug } from '../wire/slug.js';
+import { createBranch } from './branches.js';
+import { insertDimension } from './dimensions.js';
 import { type Listed, paged, searchAny } from './list-query.js';
 import { claimedColumn } from './organizations.js';
-import type { Db, Project } from './types.js';
+import { insertThreshold } from './thresholds.js';
+import type { Branch, Db, Dimension, Project } from './types.js';
 
 export async function createProject(
   db: Db,
@@ -37,7 +41,27 @@ export async function createProject(
       .values({ project_uuid: row.uuid, user_uuid: input.maintainer, role: 'maintainer', created: now })
       .execute();
   }
+  await createProjectDefaults(db, row.uuid, now);
   return selectProjects(db).where('uuid', '=', row.uuid).executeTakeFirstOrThrow();
+}
+
+/** The seed's defaults of a new project: branch, testbed, two measures, a threshold on each (see project-defaults). */
+async function createProjectDefaults(db: Db, projectUuid: string, now: number): Promise<void> {
+  const branch: Branch = await createBranch(db, { projectUuid, ...DEFAULT_BRANCH }, parseNameId, now);
+  const testbed = await insertDimension<Dimension>(db, 'testbed', { projectUuid, ...DEFAULT_TESTBED }, now);
+  for (const { measure, model } of DEFAULT_THRESHOLDS) {
+    const row = await insertDimension<Dimension>(
+      db,
+      'measure',
+      { projectUuid, name: measure.name, slug: measure.slug, extra: { units: measure.units } },
+      now,
+    );
+    await insertThreshold(
+      db,
+      { projectUuid, branchUuid: branch.uuid, testbedUuid: testbed.uuid, measureUuid: row.uuid, model },
+      now,
+    );
+  }
 }
 
 const selectProjects = (db: Db) =>
