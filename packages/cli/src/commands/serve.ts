@@ -71,7 +71,13 @@ export async function serve(args: string[]): Promise<void> {
       await app.listen({ host: serviceConfig.bind, port: serviceConfig.port });
       const { port } = app.server.address() as AddressInfo;
       const host = serviceConfig.bind.includes(':') ? `[${serviceConfig.bind}]` : serviceConfig.bind;
-      running.push({ name, app, definition, config: serviceConfig, url: `http://${host}:${port}` });
+      running.push({
+        name,
+        app,
+        definition,
+        config: serviceConfig,
+        url: `${serviceConfig.tls ? 'https' : 'http'}://${host}:${port}`,
+      });
     }
   } catch (error) {
     await stopAll();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type TlsConfig, tlsField } from '../http/tls.js';
 
 export const portField = (defaultPort: number) =>
   z
@@ -33,6 +34,10 @@ export const httpFields = (defaultPort: number) => ({
   keepAliveTimeoutMs: z.number().int().positive().default(5_000),
   /** Connections open at once; further ones are closed as they arrive. */
   maxConnections: z.number().int().positive().default(4096),
+  /** HTTPS (HTTP/2 and HTTP/1.1) with these PEM files, re-read on SIGHUP; absent: plain HTTP. */
+  tls: tlsField,
+  /** Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` names the client (sign-in throttles). */
+  trustedProxies: z.array(z.string().min(1)).default([]),
 });
 
 export const logSchema = z
@@ -55,4 +60,6 @@ export interface HttpConfig {
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxConnections: number;
+  tls?: TlsConfig | undefined;
+  trustedProxies: string[];
 }

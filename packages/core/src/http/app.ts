@@ -15,6 +15,7 @@ import { HttpMetrics } from './metrics.js';
 import { normalizeError } from './normalize-error.js';
 import type { HttpProblem } from './problem.js';
 import { requestIdFrom } from './request-id.js';
+import { tlsServerFactory } from './tls.js';
 import { validatorCompiler } from './validators.js';
 
 /** Health checks and scrapes arrive every few seconds forever: counted in metrics, kept out of the access log. */
@@ -37,7 +38,14 @@ export interface HttpAppOptions {
   service: string;
   http: Pick<
     HttpConfig,
-    'bodyLimit' | 'corsOrigins' | 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs' | 'maxConnections'
+    | 'bodyLimit'
+    | 'corsOrigins'
+    | 'requestTimeoutMs'
+    | 'headersTimeoutMs'
+    | 'keepAliveTimeoutMs'
+    | 'maxConnections'
+    | 'tls'
+    | 'trustedProxies'
   >;
   logger: Logger;
   /** Write one access-log line per request (method, route, status, time; never headers, query or body). */
@@ -76,6 +84,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       // Node enforces both timeouts on this tick (default 30 s, which would stretch them by up to that much).
       connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs, http.requestTimeoutMs),
     },
+    ...(http.tls && { serverFactory: tlsServerFactory(http.tls, http, options.logger) }),
+    ...(http.trustedProxies.length > 0 && { trustProxy: http.trustedProxies }),
     rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => {
