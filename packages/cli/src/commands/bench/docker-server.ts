@@ -35,14 +35,19 @@ async function chooseEngine(values: Values, io: Io, announce: boolean): Promise<
     if (announce) io.out('process mode (--mode process)\n');
     return undefined;
   }
-  const address = engineAddress(io.env.DOCKER_HOST);
-  const engine = new DockerEngine(address);
-  const probe = await engine.probe();
-  if ('version' in probe) {
-    if (announce) io.out(`container mode (Docker engine ${probe.version} at ${describeAddress(address)})\n`);
-    return engine;
+  let why: string;
+  try {
+    const address = engineAddress(io.env.DOCKER_HOST);
+    const engine = new DockerEngine(address);
+    const probe = await engine.probe();
+    if ('version' in probe) {
+      if (announce) io.out(`container mode (Docker engine ${probe.version} at ${describeAddress(address)})\n`);
+      return engine;
+    }
+    why = `no Docker engine answers at ${describeAddress(address)} (${probe.error})`;
+  } catch (error) {
+    why = (error as Error).message; // a DOCKER_HOST this client cannot speak to
   }
-  const why = `no Docker engine answers at ${describeAddress(address)} (${probe.error})`;
   if (mode === 'container') throw new Error(`--mode container: ${why}`);
   if (announce) io.out(`process mode (${why})\n`);
   return undefined;
