@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { describeEachDialect } from '@atrium/core/testing';
+import { type CapturedLog, captureLog, describeEachDialect } from '@atrium/core/testing';
 import type { Kysely } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -53,11 +53,7 @@ describeEachDialect('core outbox mailer', ({ url }) => {
   let db: Kysely<OutboxDatabase>;
   let sink: Awaited<ReturnType<typeof startSink>>;
   const failing = new Map<string, number>();
-  const logged: string[] = [];
-  const logger = {
-    warn: (fields: object, message: string) => logged.push(`${message} ${JSON.stringify(fields)}`),
-    error: (fields: object, message: string) => logged.push(`${message} ${JSON.stringify(fields)}`),
-  };
+  let log: CapturedLog;
 
   beforeEach(async () => {
     database = await openMigratedDatabase<OutboxDatabase>(url(), 'mailtest', {
@@ -65,7 +61,7 @@ describeEachDialect('core outbox mailer', ({ url }) => {
     });
     db = database.db;
     failing.clear();
-    logged.length = 0;
+    log = captureLog('info');
     sink = await startSink(failing);
   });
   afterEach(async () => {
@@ -111,7 +107,7 @@ describeEachDialect('core outbox mailer', ({ url }) => {
     await queue('kept@example.org', 'outbox');
     await queue('refused@example.org');
     await queue('busy@example.org');
-    const mailer = new OutboxMailer(db, smtp(), logger, Date.now, 'test email');
+    const mailer = new OutboxMailer(db, smtp(), log.logger, Date.now, 'test email');
     mailer.start();
     try {
       const messages = await settled(3);
@@ -122,8 +118,8 @@ describeEachDialect('core outbox mailer', ({ url }) => {
       expect(byRecipient['busy@example.org']).toMatchObject({ status: 'failed', attempts: 3 });
       expect(sink.received.map((m) => m.to)).toEqual([['ok@example.org']]);
       expect(sink.received[0]?.data).toContain('Code: secret-for-ok@example.org');
-      expect(logged.some((line) => line.startsWith('test email failed; it will be retried'))).toBe(true);
-      expect(logged.join('\n')).not.toContain('secret-for');
+      expect(log.text()).toContain('test email failed; it will be retried');
+      expect(log.text()).not.toContain('secret-for');
     } finally {
       await mailer.close();
     }
@@ -131,12 +127,12 @@ describeEachDialect('core outbox mailer', ({ url }) => {
 
   it('fails every message on a wrong password without logging it', async () => {
     await queue('ok@example.org');
-    const mailer = new OutboxMailer(db, smtp('wrong-password-5678'), logger, Date.now, 'test email');
+    const mailer = new OutboxMailer(db, smtp('wrong-password-5678'), log.logger, Date.now, 'test email');
     mailer.start();
     try {
       const [message] = await settled(1);
       expect(message?.status).toBe('failed');
-      expect(logged.join('\n')).not.toContain('wrong-password-5678');
+      expect(log.text()).not.toContain('wrong-password-5678');
       expect(sink.received).toEqual([]);
     } finally {
       await mailer.close();
