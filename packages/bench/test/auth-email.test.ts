@@ -199,6 +199,8 @@ describeEachDialect('bench sign-up and log-in by emailed link over HTTP', ({ url
     const root = await fetch(`${bench.base}/`, { headers: { accept: 'application/json' } });
     expect(root.status).toBe(200);
     expect(await root.text()).toBe('null');
+    const curl = await fetch(`${bench.base}/`, { headers: { accept: '*/*' } });
+    expect(await curl.text()).toBe('null');
   });
 });
 
