@@ -112,17 +112,17 @@ function cases(workflowUuid: string, since: string): Case[] {
       },
     },
     {
-      // The synthetic archive's labels are empty but for the code's: a substring filter scans every label.
-      name: 'substring label filter (like %pw%)',
-      path: '/api/v4/nodes?label=like="%25pw%25"',
+      // Labels of the synthetic archive are empty but for the code's: without a text index this reads every node.
+      name: 'substring label filter (like %relax%)',
+      path: '/api/v4/nodes?label=like="%25relax%25"',
       sql: {
         sqlite: [
-          "select count(*) from db_dbnode where label like '%pw%'",
-          `select ${cols} from db_dbnode where label like '%pw%' order by id limit 400`,
+          "select count(*) from db_dbnode where label like '%relax%'",
+          `select ${cols} from db_dbnode where label like '%relax%' order by id limit 400`,
         ],
         postgres: [
-          "select count(*) from db_dbnode where label like '%pw%'",
-          `select ${cols} from db_dbnode where label like '%pw%' order by id limit 400`,
+          "select count(*) from db_dbnode where label like '%relax%'",
+          `select ${cols} from db_dbnode where label like '%relax%' order by id limit 400`,
         ],
       },
     },

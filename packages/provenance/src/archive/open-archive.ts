@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync,
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { SERVING_INDEXES } from '../storage/aiida/ddl.js';
+import { NODE_TEXT_INDEX, NODE_TEXT_TABLE, SERVING_INDEXES } from '../storage/aiida/ddl.js';
 import { type AiidaStore, openAiidaSqlite } from '../storage/aiida/open.js';
 import { diskObjectStore } from './disk-objectstore.js';
 import { convertLegacyArchive, readLegacyFiles } from './legacy-archive.js';
@@ -56,6 +56,7 @@ function prepareCopy(path: string): void {
     for (const [name, table, columns] of SERVING_INDEXES) {
       sqlite.exec(`create index if not exists ${name} on ${table} (${columns})`);
     }
+    for (const statement of NODE_TEXT_INDEX) sqlite.exec(statement);
     sqlite.exec('analyze');
   } finally {
     sqlite.close();
@@ -109,6 +110,16 @@ async function readMetadata(path: string, entries: Map<string, ZipEntry> | undef
  * `<cacheRoot>/<sha256>/`, indexed and opened read-only; repository objects stay in the zip. Legacy
  * formats (0.1 … 0.13, zip or tar.gz) are converted once into the same cache layout.
  */
+/** Caches made before the text index existed are served without it (same answers, substring filters scan). */
+function hasNodeText(databasePath: string): boolean {
+  const sqlite = new SqliteDatabase(databasePath, { readonly: true });
+  try {
+    return sqlite.prepare('select 1 from sqlite_master where name = ?').get(NODE_TEXT_TABLE) !== undefined;
+  } finally {
+    sqlite.close();
+  }
+}
+
 export async function openArchive(path: string, cacheRoot: string, queryTimeoutMs?: number): Promise<OpenedArchive> {
   const entries = await readZipDirectory(path).catch(() => undefined);
   const metadata = await readMetadata(path, entries);
@@ -117,12 +128,12 @@ export async function openArchive(path: string, cacheRoot: string, queryTimeoutM
   const dbEntry = entries?.get('db.sqlite3');
   if (entries && dbEntry && CURRENT_FORMATS.has(metadata.export_version)) {
     const databasePath = await extractDatabase(path, dbEntry, cacheDir);
-    const store = openAiidaSqlite(databasePath, queryTimeoutMs);
+    const store = openAiidaSqlite(databasePath, queryTimeoutMs, hasNodeText(databasePath));
     return { path, sha256, metadata, store, objects: zipObjectStore(path, entries), databasePath };
   }
   if (CURRENT_FORMATS.has(metadata.export_version)) throw new Error(`${path}: archive has no db.sqlite3`);
   const legacyDir = `${cacheDir}.${LEGACY_CONVERSION}`;
   const databasePath = await convertOnce(path, legacyDir);
-  const store = openAiidaSqlite(databasePath, queryTimeoutMs);
+  const store = openAiidaSqlite(databasePath, queryTimeoutMs, hasNodeText(databasePath));
   return { path, sha256, metadata, store, objects: diskObjectStore(join(legacyDir, 'container')), databasePath };
 }

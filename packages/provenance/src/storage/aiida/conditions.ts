@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Condition } from '../../wire/full-type.js';
 import type { ColumnFilter } from '../../wire/request-params.js';
 import { balanced } from './balanced.js';
+import { NODE_TEXT_TABLE } from './ddl.js';
 import type { AiidaDialect } from './open.js';
 import { timeParameter } from './rows.js';
 
@@ -13,12 +14,22 @@ function parameter(dialect: AiidaDialect, value: Scalar): unknown {
   return value;
 }
 
+/** A condition an index can answer first, implied by the filter (the filter itself still applies). */
+export type Prefilter = (filter: ColumnFilter) => RawBuilder<unknown> | undefined;
+
 /** One column comparison (`value === null` means IS [NOT] NULL). */
 export function compileFilter(
   filter: ColumnFilter,
   column: RawBuilder<unknown>,
   dialect: AiidaDialect,
+  prefilter?: Prefilter,
 ): RawBuilder<unknown> {
+  const exact = compileExact(filter, column, dialect);
+  const first = prefilter?.(filter);
+  return first ? sql`(${first} and ${exact})` : exact;
+}
+
+function compileExact(filter: ColumnFilter, column: RawBuilder<unknown>, dialect: AiidaDialect): RawBuilder<unknown> {
   const { op, value } = filter;
   if (value === null) return op === '!=' ? sql`${column} is not null` : sql`${column} is null`;
   const list = (Array.isArray(value) ? value : [value]).map((v) => parameter(dialect, v));
@@ -57,16 +68,32 @@ export function compileCondition(
   condition: Condition,
   column: (name: string) => RawBuilder<unknown>,
   dialect: AiidaDialect,
+  prefilter?: Prefilter,
 ): RawBuilder<unknown> {
   if ('and' in condition)
     return balanced(
-      condition.and.map((c) => compileCondition(c, column, dialect)),
+      condition.and.map((c) => compileCondition(c, column, dialect, prefilter)),
       'and',
     );
   if ('or' in condition)
     return balanced(
-      condition.or.map((c) => compileCondition(c, column, dialect)),
+      condition.or.map((c) => compileCondition(c, column, dialect, prefilter)),
       'or',
     );
-  return compileFilter(condition, column(condition.column), dialect);
+  return compileFilter(condition, column(condition.column), dialect, prefilter);
+}
+
+/**
+ * On a SQLite cache copy with the node text index: `label`/`description` `like "%text%"` (three or more
+ * characters, no other wildcard) first looks the text up in the trigram index (`GLOB`, case-sensitive as
+ * the served LIKE), instead of reading every node.
+ */
+export function nodeTextPrefilter(store: { dialect: AiidaDialect; nodeText?: boolean }): Prefilter | undefined {
+  if (store.dialect !== 'sqlite' || !store.nodeText) return undefined;
+  return ({ column, op, value }) => {
+    if (op !== 'like' || (column !== 'label' && column !== 'description') || typeof value !== 'string') return;
+    const text = /^%([^%_\\*?[\]]{3,})%$/.exec(value)?.[1];
+    if (!text) return;
+    return sql`e.id in (select rowid from ${sql.raw(NODE_TEXT_TABLE)} where ${sql.ref(column)} glob ${`*${text}*`})`;
+  };
 }

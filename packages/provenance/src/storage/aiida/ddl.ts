@@ -38,6 +38,16 @@ export const SERVING_INDEXES: [name: string, table: string, columns: string][] =
 ];
 
 /**
+ * SQLite cache copies: an FTS5 trigram index (case-sensitive) over node labels and descriptions, so that
+ * substring filters (`label=like="%relax%"`) look rows up instead of scanning every node.
+ */
+export const NODE_TEXT_TABLE = 'atrium_node_text';
+export const NODE_TEXT_INDEX = [
+  `create virtual table if not exists ${NODE_TEXT_TABLE} using fts5(label, description, content='db_dbnode', content_rowid='id', tokenize='trigram case_sensitive 1')`,
+  `insert into ${NODE_TEXT_TABLE}(${NODE_TEXT_TABLE}) values('rebuild')`,
+];
+
+/**
  * PostgreSQL: trigram (pg_trgm GIN) indexes for substring filters (`label=like="%…%"`, `description`);
  * PostgreSQL's planner uses them for `LIKE '%…%'` by itself once they exist.
  */

@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { ListQuery } from '../../wire/list-query.js';
 import type { OrderTerm } from '../../wire/request-params.js';
 import type { ResourceDefinition } from '../../wire/resources.js';
-import { compileCondition } from './conditions.js';
+import { compileCondition, nodeTextPrefilter } from './conditions.js';
 import type { AiidaDialect, AiidaStore } from './open.js';
 import { toDate, toJson } from './rows.js';
 
@@ -64,7 +64,8 @@ export async function listEntities(
   query: ListQuery,
   page: (total: number) => Page,
 ): Promise<{ total: number; rows: Row[] }> {
-  const where = compileCondition(query.where, entityColumn, store.dialect);
+  const prefilter = resource.table === 'db_dbnode' ? nodeTextPrefilter(store) : undefined;
+  const where = compileCondition(query.where, entityColumn, store.dialect, prefilter);
   const total = await countEntities(store, resource, where);
   const { limit, offset } = page(total);
   const projection = sql.join(columns.map((c) => entityColumn(c)));

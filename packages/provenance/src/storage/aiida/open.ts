@@ -14,6 +14,8 @@ export interface AiidaStore {
   dialect: AiidaDialect;
   /** Aggregates (totals, type counts, statistics) already computed. */
   memo: QueryMemo;
+  /** SQLite cache copies: the FTS5 trigram index over node labels and descriptions exists. */
+  nodeText?: boolean;
   close(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ const MAX_QUEUED_QUERIES = 256;
  * that none blocks the event loop, and each is stopped at the deadline. LIKE is made case-sensitive as
  * on PostgreSQL; a bounded page cache keeps the resident set small even on multi-GB archives.
  */
-export function openAiidaSqlite(path: string, queryTimeoutMs = QUERY_TIMEOUT_MS): AiidaStore {
+export function openAiidaSqlite(path: string, queryTimeoutMs = QUERY_TIMEOUT_MS, nodeText = false): AiidaStore {
   const pool = new SqliteWorkerPool({
     path,
     pragmas: ['case_sensitive_like = ON', 'cache_size = -32768'],
@@ -41,7 +43,7 @@ export function openAiidaSqlite(path: string, queryTimeoutMs = QUERY_TIMEOUT_MS)
     maxQueued: MAX_QUEUED_QUERIES,
   });
   const db = new Kysely<AiidaDatabase>({ dialect: sqliteWorkerDialect(pool) });
-  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), close: () => db.destroy() };
+  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), nodeText, close: () => db.destroy() };
 }
 
 /**

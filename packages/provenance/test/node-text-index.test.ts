@@ -1,0 +1,65 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openArchive } from '../src/archive/open-archive.js';
+import { nodeTextPrefilter } from '../src/storage/aiida/conditions.js';
+import { ADD, FIXTURES, getJson, type RunningApi, serveArchive } from './support/fixtures.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'atrium-node-text-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('substring filters on a SQLite cache copy use the FTS5 trigram index', () => {
+  it.each([
+    ['label', 'like', '%arith%', true],
+    ['description', 'like', '%number%', true],
+    ['label', 'like', '%ar%', false],
+    ['label', 'like', 'arith%', false],
+    ['label', 'like', '%a_ith%', false],
+    ['label', 'like', '%a*ith%', false],
+    ['uuid', 'like', '%abcd%', false],
+    ['label', '==', '%arith%', false],
+  ] as const)('%s %s %s → prefilter %s', (column, op, value, expected) => {
+    const prefilter = nodeTextPrefilter({ dialect: 'sqlite', nodeText: true });
+    expect(prefilter?.({ column, op, value }) !== undefined).toBe(expected);
+    expect(nodeTextPrefilter({ dialect: 'sqlite', nodeText: false })).toBeUndefined();
+    expect(nodeTextPrefilter({ dialect: 'postgres', nodeText: true })).toBeUndefined();
+  });
+
+  it.each([ADD, `${FIXTURES}/export/migrate/export_0.4_simple.aiida`])(
+    'a fresh cache copy of %s has it',
+    async (file) => {
+      const cache = mkdtempSync(join(tmpdir(), 'atrium-node-text-'));
+      const archive = await openArchive(file, cache);
+      try {
+        expect(archive.store.nodeText).toBe(true);
+        const { rows } = await sql<{
+          n: number;
+        }>`select count(*) as n from atrium_node_text where label glob '*.*'`.execute(archive.store.db);
+        expect(Number(rows[0]?.n)).toBeGreaterThan(0);
+      } finally {
+        await archive.store.close();
+        rmSync(cache, { recursive: true, force: true });
+      }
+    },
+  );
+
+  let api: RunningApi;
+  beforeAll(async () => {
+    api = await serveArchive(ADD, 'sqlite');
+  });
+  afterAll(() => api.stop());
+
+  it.each([
+    ['label=like="%arith%"', ['arithmetic.add']],
+    ['description=like="%number%"', ['arithmetic.add']],
+    ['description=like="%Number%"', []],
+    ['label=like="%metic.a%"', ['arithmetic.add']],
+    ['label=like="%ar%"', ['arithmetic.add']],
+  ])('GET /nodes?%s answers exactly (case-sensitive, totals included)', async (query, labels) => {
+    const { response, body } = await getJson(`${api.base}/api/v4/nodes?${query}`);
+    expect(body.data.nodes.map((n: { label: string }) => n.label)).toEqual(labels);
+    expect(response.headers.get('x-total-count')).toBe(String(labels.length));
+  });
+});
