@@ -11,7 +11,7 @@ describe('atrium bench up / logs / down (process mode)', () => {
   let dir: string;
   afterEach(async () => {
     // Never leave a server behind, even when an assertion failed half-way.
-    await atriumBench(['down', '--dir', dir]);
+    await atriumBench(['down', '--mode', 'process', '--dir', dir]);
   });
 
   it('starts a detached server with its own data, pid and log, follows the log, and stops it', async () => {
@@ -21,6 +21,8 @@ describe('atrium bench up / logs / down (process mode)', () => {
       [
         'up',
         'api',
+        '--mode',
+        'process',
         '--dir',
         dir,
         '--api-port',
@@ -35,6 +37,8 @@ describe('atrium bench up / logs / down (process mode)', () => {
       { env: { ATRIUM_BENCH_HOST: 'http://127.0.0.1:1' } },
     ); // the client's URL must not reach the server
     expect(up.code, up.stderr).toBe(0);
+    // Process mode even when a Docker engine answers on this machine.
+    expect(up.stdout).toContain('process mode (--mode process)\n');
     const url = readFileSync(join(dir, 'api.url'), 'utf8').trim();
     const pid = Number(readFileSync(join(dir, 'api.pid'), 'utf8'));
     expect(up.stdout).toContain(`bench API ${url} (pid ${pid}`);
@@ -45,7 +49,7 @@ describe('atrium bench up / logs / down (process mode)', () => {
     expect(json(await atriumBench(['server', 'config', 'console', '--host', url]))).toEqual({
       url: 'http://localhost:3999',
     });
-    const again = await atriumBench(['up', '--dir', dir, '--api-port', '0']);
+    const again = await atriumBench(['up', '--mode', 'process', '--dir', dir, '--api-port', '0']);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('already running');
 
@@ -57,11 +61,13 @@ describe('atrium bench up / logs / down (process mode)', () => {
     const logsExited = new Promise<number | null>((resolve) => logs.on('close', resolve));
     await expect.poll(() => followed, { timeout: 10_000 }).toContain(url);
 
-    const down = await atriumBench(['down', '--dir', dir]);
+    const down = await atriumBench(['down', '--mode', 'process', '--dir', dir]);
     expect(down.stdout).toBe(`stopped the bench server (pid ${pid})\n`);
     expect(alive(pid)).toBe(false);
     expect(await logsExited).toBe(0);
     expect(existsSync(join(dir, 'api.pid'))).toBe(false);
-    expect((await atriumBench(['down', '--dir', dir])).stdout).toBe('the bench server is not running\n');
+    expect((await atriumBench(['down', '--mode', 'process', '--dir', dir])).stdout).toBe(
+      'the bench server is not running\n',
+    );
   });
 });
