@@ -23,6 +23,7 @@ import {
   SERVICE_DESK_SERVICE,
 } from '../tenancy/resources.js';
 import { hashSecret } from '../tenancy/secrets.js';
+import { connectPage } from '../ui/connect-page.js';
 import { html } from '../ui/html.js';
 import { OidcClient, type OidcSettings } from '../ui/oidc.js';
 import { accountPage, keyPage, signInPage, signOutNav, statusPage } from '../ui/pages.js';
@@ -176,6 +177,21 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
       scope.get('/status', async (_request, reply) => {
         const now = clock();
         send(reply, 'Status', statusPage(await openAnnouncements(db, now), now), html`<a href="/ui/">Sign in</a>`);
+      });
+
+      scope.get('/connect', async (request, reply) => {
+        const session = await sessions.current(request);
+        const key = session?.key_id ? await findApiKey(db, session.key_id) : undefined;
+        if (!session || (!key && !session.account_id)) return reply.redirect('/ui/', 303);
+        const allowed = key?.allowed_models ? new Set(JSON.parse(key.allowed_models) as string[]) : undefined;
+        const models = options.models.filter((m) => !allowed || allowed.has(m.id));
+        const who = key ? `key “${key.alias}”` : 'account';
+        send(
+          reply,
+          'Connect your client',
+          connectPage(models, `${request.protocol}://${request.host}`),
+          signOutNav(session.csrf, who),
+        );
       });
 
       scope.post('/announcements/subscription', (request, reply) =>

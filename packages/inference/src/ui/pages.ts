@@ -30,7 +30,7 @@ const operatorNav = html`<nav aria-label="Operator"><a href="/ui/">Projects</a> 
 )}</nav>`;
 
 export const signOutNav = (csrf: string, who: string, isOperator = false) =>
-  html`${isOperator ? operatorNav : ''}<span class="muted">${who}</span><form class="inline" method="post" action="/ui/signout">${csrfField(csrf)}<button>Sign out</button></form>`;
+  html`${isOperator ? operatorNav : ''}<a href="/ui/connect">Connect your client</a><span class="muted">${who}</span><form class="inline" method="post" action="/ui/signout">${csrfField(csrf)}<button>Sign out</button></form>`;
 
 export function signInPage(csrf: string, error?: string, oidcName?: string): Html {
   return html`${errorBox(error)}${oidcName ? html`<section><a href="/ui/oidc/start" role="button">Sign in with ${oidcName}</a></section>` : ''}
