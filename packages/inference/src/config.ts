@@ -1,4 +1,4 @@
-import { httpFields } from '@atrium/core';
+import { httpFields, type SmtpConfig, smtpSchema } from '@atrium/core';
 import { z } from 'zod';
 
 const startedAt = Math.floor(Date.now() / 1000);
@@ -76,34 +76,6 @@ export const routingSchema = z
   })
   .prefault({});
 
-export const smtpSchema = z
-  .strictObject({
-    host: z.string().min(1),
-    port: z.number().int().min(1).max(65_535).default(587),
-    /** `starttls`: plain connection upgraded with STARTTLS, required (port 587); `tls`: TLS from the start (port 465); `none`: never TLS (a local relay). */
-    security: z.enum(['starttls', 'tls', 'none']).default('starttls'),
-    user: z.string().min(1).optional(),
-    /** Never logged; `ATRIUM_INFERENCE_SMTP_PASSWORD` keeps it out of the config file. */
-    password: z.string().min(1).optional(),
-    /** The sender, e.g. `Atrium status <status@example.org>`. */
-    from: z.string().min(3),
-    /** Attempts per message before it is marked failed. */
-    attempts: z.number().int().min(1).max(20).default(4),
-    /** Wait before the first retry; it doubles for each later one. */
-    retryDelayMs: z.number().int().positive().default(60_000),
-    /** How often queued messages are looked for (the operator CLI queues them too). */
-    pollIntervalMs: z.number().int().positive().default(10_000),
-  })
-  .check((ctx) => {
-    if ((ctx.value.user === undefined) !== (ctx.value.password === undefined))
-      ctx.issues.push({
-        code: 'custom',
-        message: 'user and password go together',
-        input: undefined, // never echo the password in the config error
-        path: [ctx.value.user === undefined ? 'user' : 'password'],
-      });
-  });
-
 export const inferenceConfigSchema = z
   .strictObject({
     ...httpFields(8000),
@@ -173,4 +145,4 @@ export type ModelConfig = z.infer<typeof modelSchema>;
 export type EmbeddedBackend = z.infer<typeof embeddedBackend>;
 export type UpstreamBackend = z.infer<typeof upstreamBackend>;
 export type RoutingConfig = z.infer<typeof routingSchema>;
-export type SmtpConfig = z.infer<typeof smtpSchema>;
+export type { SmtpConfig };

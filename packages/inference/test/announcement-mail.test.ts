@@ -1,9 +1,9 @@
+import { latestOutbox, type OutboxMessage } from '@atrium/core';
 import { type CapturedLog, captureLog } from '@atrium/core/testing';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inferenceConfigSchema } from '../src/index.js';
 import { setOptOut } from '../src/storage/announcements.js';
-import { latestOutbox, type OutboxMessage } from '../src/storage/outbox.js';
 import type { InferenceDatabase } from '../src/storage/schema.js';
 import { OperatorCommands } from '../src/tenancy/operator.js';
 import { SmtpSink } from './support/smtp-sink.js';

@@ -1,7 +1,7 @@
+import { latestOutbox } from '@atrium/core';
 import { describeEachDialect } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
 import { openAnnouncements, setOptOut, subscriberEmails } from '../src/storage/announcements.js';
-import { latestOutbox } from '../src/storage/outbox.js';
 import { postAnnouncement } from '../src/tenancy/announcements.js';
 import { DAY, seedProject, seedTenant, T0, withDatabase } from './support/tenancy.js';
 

@@ -1,6 +1,6 @@
+import { claimMessage, dueMessages, latestOutbox, markAttemptFailed, markSent, outboxOf } from '@atrium/core';
 import { describeEachDialect } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
-import { claimMessage, dueMessages, latestOutbox, markAttemptFailed, markSent } from '../src/storage/outbox.js';
 import { resourcesWithProjects } from '../src/storage/resources.js';
 import { recentTopUps } from '../src/storage/top-ups.js';
 import { postAnnouncement } from '../src/tenancy/announcements.js';
@@ -54,9 +54,9 @@ describeEachDialect('operator storage', ({ url }) => {
       const tenant = await seedTenant(db);
       const input = { kind: 'incident', title: 'Down', body: '', starts: T0, ends: T0 + DAY };
       await postAnnouncement(db, null, input, T0, 'outbox');
-      expect(await dueMessages(db, T0, 10)).toEqual([]);
+      expect(await dueMessages(outboxOf(db), T0, 10)).toEqual([]);
       await postAnnouncement(db, tenant.operator, input, T0, 'smtp');
-      const due = await dueMessages(db, T0, 10);
+      const due = await dueMessages(outboxOf(db), T0, 10);
       expect(due.map((m) => [m.recipient, m.attempts])).toEqual(
         [
           [tenant.pi.email, 0],
@@ -65,19 +65,19 @@ describeEachDialect('operator storage', ({ url }) => {
       );
       const [first, second] = due as [(typeof due)[0], (typeof due)[0]];
 
-      expect(await claimMessage(db, first, T0 + 1_000)).toBe(true);
-      expect(await claimMessage(db, first, T0 + 1_000)).toBe(false); // another process got there first
-      expect((await dueMessages(db, T0, 10)).map((m) => m.id)).toEqual([second.id]);
-      await markAttemptFailed(db, first.id, '451 try later', T0 + 500);
-      expect((await dueMessages(db, T0 + 499, 10)).map((m) => m.id)).toEqual([second.id]);
-      const again = (await dueMessages(db, T0 + 500, 10)).find((m) => m.id === first.id);
+      expect(await claimMessage(outboxOf(db), first, T0 + 1_000)).toBe(true);
+      expect(await claimMessage(outboxOf(db), first, T0 + 1_000)).toBe(false); // another process got there first
+      expect((await dueMessages(outboxOf(db), T0, 10)).map((m) => m.id)).toEqual([second.id]);
+      await markAttemptFailed(outboxOf(db), first.id, '451 try later', T0 + 500);
+      expect((await dueMessages(outboxOf(db), T0 + 499, 10)).map((m) => m.id)).toEqual([second.id]);
+      const again = (await dueMessages(outboxOf(db), T0 + 500, 10)).find((m) => m.id === first.id);
       expect(again?.attempts).toBe(1);
-      expect(await claimMessage(db, again as typeof first, T0 + 2_000)).toBe(true);
-      await markSent(db, first.id, T0 + 600);
+      expect(await claimMessage(outboxOf(db), again as typeof first, T0 + 2_000)).toBe(true);
+      await markSent(outboxOf(db), first.id, T0 + 600);
 
-      expect(await claimMessage(db, second, T0 + 1_000)).toBe(true);
-      await markAttemptFailed(db, second.id, '550 no such mailbox', undefined);
-      expect(await dueMessages(db, T0 + DAY, 10)).toEqual([]);
+      expect(await claimMessage(outboxOf(db), second, T0 + 1_000)).toBe(true);
+      await markAttemptFailed(outboxOf(db), second.id, '550 no such mailbox', undefined);
+      expect(await dueMessages(outboxOf(db), T0 + DAY, 10)).toEqual([]);
 
       const byId = new Map((await latestOutbox(db, 10)).map((m) => [m.id, m]));
       expect(byId.get(first.id)).toMatchObject({ status: 'sent', attempts: 2, sent_at: T0 + 600, last_error: null });

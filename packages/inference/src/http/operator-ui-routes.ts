@@ -1,9 +1,8 @@
-import { HttpError, type OutboxMailer } from '@atrium/core';
+import { HttpError, latestOutbox, type OutboxMailer } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ModelConfig, SmtpConfig } from '../config.js';
 import { type Account, findAccount } from '../storage/accounts.js';
-import { latestOutbox } from '../storage/outbox.js';
 import { nodeHourRates } from '../storage/rates.js';
 import { resourcesWithProjects } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';

@@ -2,6 +2,7 @@
  * Kysely table types of the inference database. Times are Unix milliseconds; credits are integer
  * micro-credits (1 credit = 1,000,000), so reservations and settlements add up exactly.
  */
+import type { OutboxTable } from '@atrium/core';
 import type { Generated } from 'kysely';
 
 export interface AccountTable {
@@ -142,28 +143,6 @@ export interface AnnouncementTable {
 /** Accounts that opted out of announcement emails (everyone with access is subscribed otherwise). */
 export interface AnnouncementOptOutTable {
   account_id: string;
-}
-
-/**
- * `outbox`: kept here for the operator to read (no SMTP server configured when it was queued); `queued`: waiting
- * for SMTP delivery; `sent`; `failed` (after the last attempt, or refused for good by the server).
- */
-export type OutboxStatus = 'outbox' | 'queued' | 'sent' | 'failed';
-
-/** Announcement emails, one per recipient, with their delivery state. */
-export interface OutboxTable {
-  id: Generated<number>;
-  recipient: string;
-  subject: string;
-  body: string;
-  created: number;
-  status: OutboxStatus;
-  /** SMTP attempts so far. */
-  attempts: Generated<number>;
-  /** When a queued message is due (again); an attempt in progress pushes it out by a lease. */
-  next_attempt: Generated<number>;
-  last_error: string | null;
-  sent_at: number | null;
 }
 
 /** A direct credit top-up by an operator (`operator_id` null: the CLI). */

@@ -1,7 +1,7 @@
+import { queueEmails } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { Account } from '../storage/accounts.js';
 import { insertAnnouncement, subscriberEmails } from '../storage/announcements.js';
-import { queueEmails } from '../storage/outbox.js';
 import type { AnnouncementTable, InferenceDatabase } from '../storage/schema.js';
 import { invalid, refused } from './errors.js';
 
@@ -52,7 +52,7 @@ export async function postAnnouncement(
     const subject = `[Atrium inference] ${KIND_LABEL[kind]}: ${title}`;
     const body = `${KIND_LABEL[kind]} from ${when(input.starts)} to ${when(input.ends)}.\n\n${announcement.body}\n\nYou receive this because you have access to a project with an inference resource; you can opt out in the web UI.`;
     const recipients = await subscriberEmails(trx);
-    await queueEmails(
+    await queueEmails<InferenceDatabase>(
       trx,
       recipients.map((recipient) => ({
         recipient,

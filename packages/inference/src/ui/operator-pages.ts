@@ -1,6 +1,6 @@
+import type { OutboxMessage } from '@atrium/core';
 import type { Selectable } from 'kysely';
 import type { ModelConfig } from '../config.js';
-import type { OutboxMessage } from '../storage/outbox.js';
 import type { ResourceWithProject } from '../storage/resources.js';
 import type { NodeHourRateTable } from '../storage/schema.js';
 import type { TopUpRow } from '../storage/top-ups.js';
