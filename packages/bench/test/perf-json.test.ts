@@ -110,6 +110,25 @@ describeEachDialect('perf JSON as bytes', ({ url }) => {
     }
   });
 
+  it('keeps a report ending within the whole second that end_time names (times are shown to the second)', async () => {
+    await bench.json('POST', path('reports'), {
+      token: bench.muriel,
+      body: {
+        branch: 'main',
+        testbed: TESTBED,
+        start_time: at(5),
+        end_time: at(7.75),
+        results: results([{ fib: 1, sort: 2 }]),
+      },
+    });
+    const query = await perfQuery();
+    const plotted = async (end: number) =>
+      (await view({ ...query, start_time: Date.parse(at(0)), end_time: end })).results.length;
+    expect(await plotted(Date.parse(at(7)))).toBeGreaterThan(0);
+    expect(await plotted(Date.parse(at(7.5)))).toBe(0);
+    expect(await plotted(Date.parse(at(6)))).toBe(0);
+  });
+
   it('reads the metrics as arrays into the same rows Kysely reads as objects', async () => {
     await seedReports();
     const query = await perfQuery();

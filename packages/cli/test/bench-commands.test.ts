@@ -226,7 +226,7 @@ describe('atrium bench commands against a live bench server', () => {
       bencherEnv,
     );
     expect(html.code, html.stderr).toBe(0);
-    expect(html.stdout).toMatch(/^<h2><a href="http:\/\/localhost:3000\/perf\/made-here\/reports\/[0-9a-f-]{36}">/);
+    expect(html.stdout).toMatch(/^<h2><a href="http:\/\/localhost:6610\/perf\/made-here\/reports\/[0-9a-f-]{36}">/);
     expect(html.stdout).toContain('<td>Branch</td><td>main</td>');
   });
 });

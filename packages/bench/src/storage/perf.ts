@@ -31,9 +31,15 @@ export interface PerfRows {
   metrics: PerfRow[];
 }
 
+/**
+ * Times are stored in milliseconds but shown to the second (as Bencher does), so an end on a whole second,
+ * as in the links `atrium bench run` prints from a report's `end_time`, covers that whole second.
+ */
+const endBound = (endTime: number) => (endTime % 1000 === 0 ? endTime + 999 : endTime);
+
 function reportsInScope(query: PerfQuery) {
   const start = query.startTime === undefined ? sql`` : sql`and r.start_time >= ${query.startTime}`;
-  const end = query.endTime === undefined ? sql`` : sql`and r.end_time <= ${query.endTime}`;
+  const end = query.endTime === undefined ? sql`` : sql`and r.end_time <= ${endBound(query.endTime)}`;
   return sql<PerfReport>`
     select hv.head_uuid, r.uuid, r.testbed_uuid, r.start_time, r.end_time, v.number, v.hash
     from head_version hv

@@ -22,15 +22,10 @@ const list = (name) => (params().get(name) ?? '').split(',').filter(Boolean);
 const dayOf = (ms) => (ms ? new Date(Number(ms)).toISOString().slice(0, 10) : '');
 const PERF_KEYS = ['branches', 'heads', 'testbeds', 'benchmarks', 'measures', 'start_time', 'end_time'];
 
-/**
- * The perf API query of the current view. The API shows times to the second but stores milliseconds, so an
- * `end_time` on a whole second (as in the links `atrium bench run` prints) covers that whole second.
- */
+/** The perf API query of the current view. */
 export function perfQuery(search = params()) {
   const query = new URLSearchParams();
   for (const key of PERF_KEYS) if (search.get(key)) query.set(key, search.get(key));
-  const end = Number(query.get('end_time'));
-  if (Number.isInteger(end) && end % 1000 === 0) query.set('end_time', String(end + 999));
   return query;
 }
 
