@@ -98,10 +98,14 @@ export async function startService(service: Service, dialect: Dialect, options: 
   await options.before?.((args) => atrium([...args, ...common], env));
   // e.g. ATRIUM_SERVE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the service under the benchmark's load.
   const nodeArgs = process.env.ATRIUM_SERVE_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ATRIUM, 'serve', '--services', service, ...common], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, ATRIUM, 'serve', '--services', service, ...common],
+    {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.add(child);
   let output = '';
   let exit: string | undefined;
