@@ -3,10 +3,10 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
 import Provider from 'oidc-provider';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium } from './console-support.js';
 import { type Bench, type Json, startBench } from './harness.js';
 
 const CONSOLE = 'http://console.test';

@@ -2,9 +2,10 @@ import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium, seedConsole, signedIn, startConsoleBench } from './console-support.js';
+import { seedConsole, signedIn, startConsoleBench } from './console-support.js';
 import { type Bench, type Json, outboxOf } from './harness.js';
 
 const ATRIUM_BIN = fileURLToPath(new URL('../../cli/bin/atrium.mjs', import.meta.url));

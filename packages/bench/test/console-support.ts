@@ -1,30 +1,8 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { at, type Bench, bmf, seedProject, startBench } from './harness.js';
-
-const EXECUTABLE = '/usr/bin/chromium';
-
-/** Debian's chromium; without it the browser tests are skipped with a warning (an error under CI=true). */
-export const chromiumAvailable: boolean = (() => {
-  if (existsSync(EXECUTABLE)) return true;
-  if (process.env.CI === 'true') throw new Error(`${EXECUTABLE} is missing; CI=true requires it`);
-  console.warn(`WARNING: ${EXECUTABLE} is missing: skipping the console browser tests`);
-  return false;
-})();
-
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({
-    executablePath: EXECUTABLE,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ],
-  });
 
 /** A fresh SQLite bench server. */
 export const startConsoleBench = (): Promise<Bench> =>

@@ -4,13 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeGracefully } from '@atrium/core';
-import { listen, silentLogger } from '@atrium/core/testing';
+import { chromiumAvailable, launchChromium, listen, silentLogger } from '@atrium/core/testing';
 import Provider from 'oidc-provider';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../src/index.js';
 import { findAccountByEmail } from '../src/storage/accounts.js';
-import { chromiumAvailable, launchChromium } from './support/chromium.js';
 
 describe.skipIf(!chromiumAvailable)('OIDC sign-in against a local OpenID Connect provider', () => {
   let dir: string;

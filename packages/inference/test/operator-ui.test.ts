@@ -1,8 +1,8 @@
+import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
 import type { Kysely } from 'kysely';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InferenceDatabase } from '../src/storage/schema.js';
-import { chromiumAvailable, launchChromium } from './support/chromium.js';
 import { seedProject, seedTenant } from './support/tenancy.js';
 import { startUiApp, UI_MODEL, type UiApp } from './support/ui-app.js';
 

@@ -1,6 +1,6 @@
+import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumAvailable, launchChromium } from './support/chromium.js';
 import { seedProject, seedTenant } from './support/tenancy.js';
 import { UI_MODEL as MODEL, startUiApp, type UiApp } from './support/ui-app.js';
 

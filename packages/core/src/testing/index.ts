@@ -1,3 +1,4 @@
+export { chromiumAvailable, launchChromium } from './chromium.js';
 export { type DialectContext, describeEachDialect } from './dual-dialect.js';
 export { expectRidesOutOutage } from './outage-expectations.js';
 export * from './support.js';
