@@ -200,7 +200,7 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     expect(await page.getByTestId('list').textContent()).not.toContain('tests::sort');
     await page.getByLabel('Show archived').check();
     await page.waitForURL(/archived=true/);
-    await page.waitForFunction(`document.querySelector('[data-testid="list"]')?.textContent?.includes('tests::sort')`);
+    await page.getByTestId('list').filter({ hasText: 'tests::sort' }).waitFor();
     await bench.json('PATCH', '/v0/projects/the-computer/benchmarks/tests-sort', {
       token: bench.muriel,
       body: { archived: false },
@@ -239,9 +239,13 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await page.reload();
     await page.locator('[data-plot] h3', { hasText: 'Second' }).waitFor();
     await page.locator('[data-plot]', { hasText: 'Second' }).getByRole('button', { name: 'Move up' }).click();
-    await page.waitForFunction(`document.querySelector('[data-plot] h3')?.textContent === 'Second'`);
+    await page
+      .locator('[data-plot] h3')
+      .first()
+      .filter({ hasText: /^Second$/ })
+      .waitFor();
     await page.locator('[data-plot]', { hasText: 'Second' }).getByRole('button', { name: 'Unpin' }).click();
-    await page.waitForFunction(`document.querySelectorAll('[data-plot]').length === 1`);
+    await page.locator('[data-plot]').nth(1).waitFor({ state: 'detached' });
     await context.close();
   });
 

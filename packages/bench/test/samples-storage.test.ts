@@ -36,7 +36,11 @@ describeEachDialect('bench sample selection', ({ url }) => {
       }
       const branch = (await db.selectFrom('branch').selectAll().executeTakeFirstOrThrow()) as Branch;
       const testbed = await db.selectFrom('testbed').select('uuid').executeTakeFirstOrThrow();
-      const measure = await db.selectFrom('measure').select('uuid').executeTakeFirstOrThrow();
+      const measure = await db
+        .selectFrom('measure')
+        .select('uuid')
+        .where('slug', '=', 'latency')
+        .executeTakeFirstOrThrow();
       const benchmarks = await db.selectFrom('benchmark').select(['uuid', 'name']).execute();
       const uuidOf = (name: string) => benchmarks.find((row) => row.name === name)?.uuid as string;
       const query = {

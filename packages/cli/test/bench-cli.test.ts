@@ -78,7 +78,7 @@ describe('atrium bench against a live bench server', () => {
     expect(dismissed.status).toBe('dismissed');
 
     // Read-only views, in parallel.
-    const [thresholds, reports, viewed, benchmarks, measures, testbed, branch] = (
+    const [allThresholds, reports, viewed, benchmarks, measures, testbed, branch] = (
       await Promise.all([
         cli(['threshold', 'list', 'the-computer']),
         cli(['report', 'ls', 'the-computer', '--per-page', '255']),
@@ -89,11 +89,14 @@ describe('atrium bench against a live bench server', () => {
         cli(['branch', 'view', 'the-computer', 'master']),
       ])
     ).map(json);
+    // The project's two default thresholds are on main × localhost; the run made one on master × base.
+    expect(allThresholds).toHaveLength(3);
+    const thresholds = allThresholds.filter((t: { branch: { name: string } }) => t.branch.name === 'master');
     expect(thresholds).toHaveLength(1);
     expect(reports).toHaveLength(8);
     expect(viewed.uuid).toBe(report.uuid);
     expect(benchmarks.map((b: { name: string }) => b.name)).toEqual(['tests::fib']);
-    expect(measures.map((m: { slug: string }) => m.slug).sort()).toEqual(['latency', 'screams']);
+    expect(measures.map((m: { slug: string }) => m.slug).sort()).toEqual(['latency', 'screams', 'throughput']);
     expect(testbed.name).toBe('Base');
     const metric = viewed.results[0][0].measures[0].metric;
     const [threshold, oneMetric] = (
