@@ -33,14 +33,17 @@ async function measure(dialect: Dialect, reports: number, runs: number) {
       const response = await fetch(`${service.base}/v0/projects/bench/${plural}?per_page=255`, {
         headers: { authorization: `Bearer ${service.token}` },
       });
-      return (await response.json()) as { uuid: string; head?: { uuid: string } }[];
+      return (await response.json()) as { uuid: string; slug: string; head?: { uuid: string } }[];
     };
-    const [branches, testbeds, benchmarks, measures] = await Promise.all([
+    // The reports' own testbed and measure, not the ones every new project gets by default (localhost, throughput).
+    const [branches, allTestbeds, benchmarks, allMeasures] = await Promise.all([
       list('branches'),
       list('testbeds'),
       list('benchmarks'),
       list('measures'),
     ]);
+    const testbeds = allTestbeds.filter((row) => row.slug === 'ci-runner');
+    const measures = allMeasures.filter((row) => row.slug === 'latency');
     const rows = [];
     for (const [label, lastReports] of [
       ['last 10 reports (2,550 metrics)', 10],

@@ -61,15 +61,19 @@ async function bench(dialect: Dialect): Promise<Workload> {
     const init = { method, headers, ...(body ? { body: JSON.stringify(body) } : {}) };
     const response = await fetch(`${running.origin}${path}`, init);
     if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json() as Promise<{ uuid: string }[]>;
+    return response.json() as Promise<{ uuid: string; slug: string }[]>;
   };
   await call('POST', '/v0/organizations/soak-runner/projects', { name: 'Soak', slug: 'soak' });
   for (let i = 0; i < 20; i++) await call('POST', '/v0/projects/soak/reports', bmfReport(i, BENCHMARKS, ['latency']));
-  const uuids = async (plural: string) =>
-    (await call('GET', `/v0/projects/soak/${plural}?per_page=255`)).map((row) => row.uuid).join(',');
+  // The reports' own testbed and measure, not the ones every new project gets by default (localhost, throughput).
+  const uuids = async (plural: string, only?: string) =>
+    (await call('GET', `/v0/projects/soak/${plural}?per_page=255`))
+      .filter((row) => only === undefined || row.slug === only)
+      .map((row) => row.uuid)
+      .join(',');
   const perf =
-    `/v0/projects/soak/perf?branches=${await uuids('branches')}&testbeds=${await uuids('testbeds')}` +
-    `&benchmarks=${await uuids('benchmarks')}&measures=${await uuids('measures')}`;
+    `/v0/projects/soak/perf?branches=${await uuids('branches')}&testbeds=${await uuids('testbeds', 'ci-runner')}` +
+    `&benchmarks=${await uuids('benchmarks')}&measures=${await uuids('measures', 'latency')}`;
   let second = 1000;
   // As the console's pinned plots do, the plot asks for a window: here the last PERF_WINDOW reports.
   const perfWindow = () => `${perf}&start_time=${Date.UTC(2026, 0, 1) + (second - PERF_WINDOW) * 1000}`;
