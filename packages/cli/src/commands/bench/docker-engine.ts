@@ -121,6 +121,10 @@ export class DockerEngine {
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
           res.on('error', reject);
+          // A connection that closes mid-answer must fail the call, not leave it pending while the process exits.
+          res.on('close', () => {
+            if (!res.complete) reject(new Error(`the Docker engine closed the connection during ${method} ${path}`));
+          });
         },
       );
       req.on('timeout', () => req.destroy(new Error(`the Docker engine did not answer ${method} ${path} in time`)));

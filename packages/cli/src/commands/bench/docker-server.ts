@@ -129,10 +129,15 @@ async function awaitApi(engine: DockerEngine, name: string): Promise<string> {
     const port = state.hostPorts[CONTAINER_PORT];
     if (port) {
       const url = `http://127.0.0.1:${port}`;
-      const ok = await fetch(`${url}/v0/server/version`, { signal: AbortSignal.timeout(2000) }).then(
-        (r) => r.ok,
-        () => false,
-      );
+      // A timer that holds the process open: AbortSignal.timeout's does not, and a probe that hangs would let it exit.
+      const probe = new AbortController();
+      const timer = setTimeout(() => probe.abort(), 2000);
+      const ok = await fetch(`${url}/v0/server/version`, { signal: probe.signal })
+        .then(
+          (r) => r.ok,
+          () => false,
+        )
+        .finally(() => clearTimeout(timer));
       if (ok) return url;
     }
     await sleep(250);
