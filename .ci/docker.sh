@@ -146,7 +146,7 @@ case "$answer" in *'tiny test model'*) say 'chat completion from the embedded en
 nodes=$(get 'http://127.0.0.1:15000/api/v4/nodes?limit=5') || fail 'provenance nodes'
 case "$nodes" in *'"uuid"'*) say 'provenance nodes from the mounted archive: ok' ;; *) fail "provenance answer: $nodes" ;; esac
 printf '{"ci::docker": {"latency": {"value": 42.0}}}\n' >"$LOGS/bmf.json"
-node packages/cli/bin/atrium.mjs bench run --host http://127.0.0.1:16610 --project ci-docker --branch main \
+node packages/cli/bin/atrium.mjs bench run --host http://127.0.0.1:16610 --project ci-docker --ci-on-the-fly --branch main \
   --testbed ci --adapter json --file "$LOGS/bmf.json" --quiet --format json >"$LOGS/bench-run.log" 2>&1 ||
   fail 'atrium bench run against the container'
 grep -q 'ci::docker' "$LOGS/bench-run.log" || fail 'bench run answer'
