@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { findApiKey } from '../../inference/src/storage/api-keys.js';
 import { usageOfKey } from '../../inference/src/storage/usage.js';
 import { startFixedUpstream } from '../../inference/test/support/fixed-upstream.js';
-import { cliEnv, runCli, type Served, startServe } from './run-cli.js';
+import { cliEnv, inferenceOperator, type Served, startServe } from './run-cli.js';
 
 const MODEL = 'acme/m';
 // "Capital of France?" is estimated at 38 prompt tokens; with max_tokens 16 a request reserves 54.
@@ -48,11 +48,7 @@ describeEachDialect('two gateway processes on one database', ({ url }) => {
           `backend = { type = "upstream", replicas = ["${upstream.origin}"] }\n`,
       );
       const env = cliEnv({ ATRIUM_CONFIG: config });
-      const operator = async (...args: string[]) => {
-        const result = await runCli(['inference', ...args], env);
-        expect(result.stderr).toBe('');
-        return result.stdout;
-      };
+      const operator = inferenceOperator(env);
       await operator('create-project', '--name', 'race', '--organisation', 'atrium');
       await operator('add-grant', '--project', 'race', '--start', '2020-01-01', '--end', '2999-01-01');
       await operator('set-allocation', '--project', 'race', '--cluster', 'c1', '--node-hours', '1000');

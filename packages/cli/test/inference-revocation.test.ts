@@ -6,7 +6,7 @@ import { describeEachDialect } from '@atrium/core/testing';
 import { OperatorCommands, openInferenceDatabase } from '@atrium/inference';
 import { expect, it } from 'vitest';
 import { recordedVllm, startFixedUpstream } from '../../inference/test/support/fixed-upstream.js';
-import { cliEnv, runCli, type Served, startServe } from './run-cli.js';
+import { cliEnv, inferenceOperator, type Served, startServe } from './run-cli.js';
 
 const MODEL = 'acme/m';
 /** Within a second of the change, as the README promises; the rest is slack for a loaded machine. */
@@ -64,11 +64,7 @@ describeEachDialect('revocation and limit changes reach every route of two gatew
           `backend = { type = "upstream", replicas = ["${upstream.origin}"] }\n`,
       );
       const env = cliEnv({ ATRIUM_CONFIG: config });
-      const operator = async (...args: string[]) => {
-        const result = await runCli(['inference', ...args], env);
-        expect(result.stderr).toBe('');
-        return result.stdout;
-      };
+      const operator = inferenceOperator(env);
       const database = await openInferenceDatabase(url());
       let doomed: string;
       let limited: string;

@@ -1,5 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const ATRIUM_BIN = fileURLToPath(new URL('../bin/atrium.mjs', import.meta.url));
 
@@ -82,3 +83,12 @@ export function startServe(args: string[], expected: string[], env = cliEnv()): 
     });
   });
 }
+
+/** `atrium inference …` as an operator: its stdout, failing the test on anything written to stderr. */
+export const inferenceOperator =
+  (env: NodeJS.ProcessEnv) =>
+  async (...args: string[]): Promise<string> => {
+    const result = await runCli(['inference', ...args], env);
+    expect(result.stderr).toBe('');
+    return result.stdout;
+  };
