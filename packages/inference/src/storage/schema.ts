@@ -140,6 +140,22 @@ export interface AnnouncementTable {
   created: number;
 }
 
+/** The delivery of one announcement to one configured chat channel, by the background channel sender. */
+export interface AnnouncementDeliveryTable {
+  id: Generated<number>;
+  announcement_id: number;
+  /** The channel's `name` in `[[inference.announce.channels]]`. */
+  channel: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: Generated<number>;
+  /** When a pending delivery is due (again); an attempt in progress pushes it out by a lease. */
+  next_attempt: Generated<number>;
+  /** Why the last attempt failed; never holds a webhook URL or token. */
+  last_error: string | null;
+  created: number;
+  sent_at: number | null;
+}
+
 /** Accounts that opted out of announcement emails (everyone with access is subscribed otherwise). */
 export interface AnnouncementOptOutTable {
   account_id: string;
@@ -185,6 +201,7 @@ export interface InferenceDatabase {
   ui_session: UiSessionTable;
   announcement: AnnouncementTable;
   announcement_opt_out: AnnouncementOptOutTable;
+  announcement_delivery: AnnouncementDeliveryTable;
   outbox: OutboxTable;
   credit_top_up: CreditTopUpTable;
   inference_slot_lease: SlotLeaseTable;

@@ -3,10 +3,12 @@ import { projectMigration } from './0001_project.js';
 import { operatorMailMigration } from './0002_operator_mail.js';
 import { slotLeasesMigration } from './0003_slot_leases.js';
 import { usageJournalMigration } from './0004_usage_journal.js';
+import { announcementDeliveryMigration } from './0005_announcement_delivery.js';
 
 export const inferenceMigrations: Migrations = {
   '0001_project': projectMigration,
   '0002_operator_mail': operatorMailMigration,
   '0003_slot_leases': slotLeasesMigration,
   '0004_usage_journal': usageJournalMigration,
+  '0005_announcement_delivery': announcementDeliveryMigration,
 };
