@@ -1,5 +1,6 @@
 import { httpFields, type SmtpConfig, smtpSchema } from '@atrium/core';
 import { z } from 'zod';
+import { announceSchema } from './announce/channel-config.js';
 
 const startedAt = Math.floor(Date.now() / 1000);
 
@@ -124,6 +125,8 @@ export const inferenceConfigSchema = z
       .optional(),
     /** Announcement emails go out through this server; without it they stay in the outbox the operator reads. */
     smtp: smtpSchema.optional(),
+    /** Chat channels announcements are posted to besides email and the status page. */
+    announce: announceSchema,
     tenancy: z
       .strictObject({
         /** Projects of this organisation create their inference resource themselves (path a). */
