@@ -10,11 +10,13 @@ import {
   findThreshold,
   findThresholdFor,
   insertThreshold,
+  listModels,
   listThresholds,
   replaceModel,
 } from '../storage/thresholds.js';
 import { type Db, inTransaction, type Project, type Threshold } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
+import { jsonModel } from '../wire/json.js';
 import { type PaginationQuery, pageOf } from '../wire/pagination.js';
 import { isUuid, parseNameId } from '../wire/slug.js';
 import { projectFor } from './access.js';
@@ -146,6 +148,18 @@ export function registerThresholdRoutes(app: FastifyInstance, context: BenchCont
         if (!model) throw notFound('Model', modelUuid);
       }
       return new ViewLoader(db, project).threshold(threshold, modelUuid ?? threshold.model_uuid);
+    },
+  );
+
+  // Atrium's addition to Bencher's API: the model history (Bencher shows an old model only by `?model=`).
+  app.get<{ Params: ThresholdParams; Querystring: PaginationQuery }>(
+    '/v0/projects/:project/thresholds/:threshold/models',
+    { schema: { params: pathParams('project', 'threshold'), querystring: filterQuery(['created'], {}) } },
+    async (request, reply) => {
+      const { project } = await projectFor(context, request, request.params.project, 'view');
+      const threshold = await thresholdFor(db, project, request.params.threshold);
+      const listed = await listModels(db, threshold.uuid, pageOf(request.query));
+      return sendList(reply, listed.rows.map(jsonModel), listed.total);
     },
   );
 

@@ -158,6 +158,14 @@ export async function listThresholds(
   );
 }
 
+/** The threshold's models, newest first: the current one (if any) and every one it replaced. */
+export const listModels = (db: Db, thresholdUuid: string, page: Page): Promise<Listed<ModelRow>> =>
+  paged(
+    db.selectFrom('model').where('threshold_uuid', '=', thresholdUuid),
+    (q) => q.selectAll().orderBy('created', page.direction ?? 'desc').orderBy('uuid'),
+    page,
+  );
+
 export async function deleteThreshold(db: Db, uuid: string): Promise<void> {
   await db.updateTable('threshold').set({ model_uuid: null }).where('uuid', '=', uuid).execute();
   await db.deleteFrom('model').where('threshold_uuid', '=', uuid).execute();
