@@ -162,7 +162,11 @@ export async function listThresholds(
 export const listModels = (db: Db, thresholdUuid: string, page: Page): Promise<Listed<ModelRow>> =>
   paged(
     db.selectFrom('model').where('threshold_uuid', '=', thresholdUuid),
-    (q) => q.selectAll().orderBy('created', page.direction ?? 'desc').orderBy('uuid'),
+    (q) =>
+      q
+        .selectAll()
+        .orderBy('created', page.direction ?? 'desc')
+        .orderBy('uuid'),
     page,
   );
 
