@@ -187,6 +187,16 @@ export interface UsageJournalMarkTable {
   seq: number;
 }
 
+/** The single row (id 1) of the published catalogue: see `storage/catalogue-state.ts`. */
+export interface CatalogueStateTable {
+  id: number;
+  /** Raised by `atrium inference reload`; every gateway process reloads its catalogue when it sees it rise. */
+  version: number;
+  /** JSON `CatalogueFingerprint` of the catalogue last loaded or published, for the reload's diff. */
+  fingerprint: string;
+  updated: number;
+}
+
 export interface InferenceDatabase {
   account: AccountTable;
   project: ProjectTable;
@@ -206,4 +216,5 @@ export interface InferenceDatabase {
   credit_top_up: CreditTopUpTable;
   inference_slot_lease: SlotLeaseTable;
   usage_journal_mark: UsageJournalMarkTable;
+  catalogue_state: CatalogueStateTable;
 }

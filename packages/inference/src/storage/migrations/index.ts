@@ -4,6 +4,7 @@ import { operatorMailMigration } from './0002_operator_mail.js';
 import { slotLeasesMigration } from './0003_slot_leases.js';
 import { usageJournalMigration } from './0004_usage_journal.js';
 import { announcementDeliveryMigration } from './0005_announcement_delivery.js';
+import { catalogueStateMigration } from './0006_catalogue_state.js';
 
 export const inferenceMigrations: Migrations = {
   '0001_project': projectMigration,
@@ -11,4 +12,5 @@ export const inferenceMigrations: Migrations = {
   '0003_slot_leases': slotLeasesMigration,
   '0004_usage_journal': usageJournalMigration,
   '0005_announcement_delivery': announcementDeliveryMigration,
+  '0006_catalogue_state': catalogueStateMigration,
 };
