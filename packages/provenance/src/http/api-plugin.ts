@@ -93,14 +93,26 @@ function sourceFor(request: FastifyRequest, reply: FastifyReply, group: string, 
   return undefined;
 }
 
-/** flask-cors as configured by the reference: `*` or the echoed Origin, preflight methods for OPTIONS. */
+const PREFLIGHT_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+
+/**
+ * flask-cors with its defaults, as the reference configures it: `*` or the echoed Origin; a preflight
+ * for one of its methods also gets those methods and the requested headers echoed (sorted), no max-age.
+ */
 function applyCors(request: FastifyRequest, reply: FastifyReply): void {
   const origin = request.headers.origin;
   if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
   else reply.header('access-control-allow-origin', '*');
-  if (request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
-    reply.header('access-control-allow-methods', 'DELETE, GET, HEAD, OPTIONS, PATCH, POST, PUT');
-  }
+  const method = request.headers['access-control-request-method']?.toUpperCase();
+  if (request.method !== 'OPTIONS' || !method || !PREFLIGHT_METHODS.includes(method)) return;
+  const requested = request.headers['access-control-request-headers'];
+  const allowHeaders = requested
+    ?.split(',')
+    .map((name) => name.trim())
+    .sort()
+    .join(', ');
+  if (allowHeaders) reply.header('access-control-allow-headers', allowHeaders);
+  reply.header('access-control-allow-methods', PREFLIGHT_METHODS.join(', '));
 }
 
 /** Registers the 46 routes of one source (GET/HEAD/OPTIONS; POST only on the query builder). */
