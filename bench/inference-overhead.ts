@@ -1,9 +1,14 @@
-// `npm run bench -- inference-overhead`: what the inference gateway adds on top of a model server.
-//  1. A fixed-response OpenAI-compatible upstream (its own process) is called directly and through the gateway
-//     (its own process): added latency p50/p99 at 1,000 requests/s (open loop, sub-millisecond timing) and
-//     throughput at 64 connections, non-stream and stream.
-//  2. The gateway's RSS after warm-up and after 100,000 more requests.
-//  3. The embedded engine's tokens/s with the generated test model at 1 and 4 concurrent streams.
+// `npm run bench -- inference-overhead [--quick] [--rate N]`: what the inference gateway adds on top of a model
+// server, side by side with a peer gateway, in one run against one fixed upstream.
+//  1. One fixed-response upstream (a bare node:http responder in its own process) is called directly, through
+//     Atrium's gateway (`atrium serve --services inference` from dist: a real key, budget admission, accounting,
+//     the default access log) and through the Portkey gateway (@portkey-ai/gateway, installed in
+//     bench/.scratch/portkey). At N requests/s (default 200; open loop, sub-millisecond timing), non-stream and
+//     stream: p50/p99 and what each gateway adds, and each process's CPU per request (from /proc, the same way
+//     for all three), as a ratio to the upstream's own and to the peer's.
+//  2. Throughput at 64 connections and CPU per request at that load.
+//  3. Atrium's RSS after warm-up and after 100,000 more requests.
+//  4. The embedded engine's tokens/s with the generated test model at 1 and 4 concurrent streams.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,103 +16,61 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { spawnEngine, TEST_MODEL_ID, writeTestModel } from '../packages/inference/src/index.js';
+import { type Running, startService } from './lib/atrium-serve.js';
 import { load, median } from './lib/load.js';
+import { type Portkey, startPortkey } from './lib/portkey.js';
+import { cpuMicros, rssBytes } from './lib/process-cpu.js';
 import type { BenchReport } from './lib/report.js';
 
 const KEY = 'sk-bench-0123456789abcdef';
 const MODEL = 'bench/fixed';
 const CHAT = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hello there, how are you?' }] });
 const STREAM = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Hello there' }], stream: true });
-const HEADERS = { 'content-type': 'application/json', authorization: `Bearer ${KEY}` };
+const PATH = '/v1/chat/completions';
+const JSON_TYPE = { 'content-type': 'application/json' };
 
-type Role = { role: 'upstream' } | { role: 'gateway'; upstream: string };
-type ChildMessage = { type: 'ready'; url: string } | { type: 'stats'; rss: number; cpuMicros: number };
+// ---- the upstream: a child process -----------------------------------------------------------------------
 
-// ---- child processes -------------------------------------------------------------------------------------
-
-async function runUpstream(): Promise<string> {
+if (process.env.ATRIUM_BENCH_UPSTREAM) {
   const { startFixedUpstream } = await import('../packages/inference/test/support/fixed-upstream.js');
-  return (await startFixedUpstream()).origin;
-}
-
-async function runGateway(upstream: string): Promise<string> {
-  const { buildInferenceApp, inferenceConfigSchema } = await import('../packages/inference/src/index.js');
-  const { createLogger } = await import('@atrium/core');
-  const config = inferenceConfigSchema.parse({
-    port: 0,
-    auth: { demoKey: KEY },
-    models: [{ id: MODEL, contextLength: 32_768, backend: { type: 'upstream', replicas: [upstream] } }],
-  });
-  const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-'));
-  const app = await buildInferenceApp(config, { logger: createLogger({ level: 'warn' }), dataDir, accessLog: true });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as { port: number };
-  process.on('message', (message: { type: string }) => {
-    if (message.type !== 'stats') return;
-    const cpu = process.cpuUsage();
-    process.send?.({
-      type: 'stats',
-      rss: process.memoryUsage().rss,
-      cpuMicros: cpu.user + cpu.system,
-    } satisfies ChildMessage);
-  });
-  return `http://127.0.0.1:${port}`;
-}
-
-const childRole = process.env.ATRIUM_BENCH_ROLE ? (JSON.parse(process.env.ATRIUM_BENCH_ROLE) as Role) : undefined;
-if (childRole) {
-  const url = childRole.role === 'upstream' ? await runUpstream() : await runGateway(childRole.upstream);
-  process.send?.({ type: 'ready', url } satisfies ChildMessage);
+  process.send?.({ url: (await startFixedUpstream()).origin });
   process.on('disconnect', () => process.exit(0));
 }
 
-interface Child {
-  process: ChildProcess;
-  url: string;
-}
-
-function startChild(role: Role): Promise<Child> {
+function startUpstream(): Promise<{ process: ChildProcess; url: string }> {
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ATRIUM_BENCH_ROLE: JSON.stringify(role) },
+    env: { ...process.env, ATRIUM_BENCH_UPSTREAM: '1' },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (message: ChildMessage) => {
-      if (message.type === 'ready') resolve({ process: child, url: message.url });
-    });
-    child.once('exit', (code) => reject(new Error(`${role.role} exited with ${code}`)));
-  });
-}
-
-/** The gateway's RSS and the CPU time it has used so far. */
-function statsOf(child: Child): Promise<{ rss: number; cpuMicros: number }> {
-  return new Promise((resolve) => {
-    const onMessage = (message: ChildMessage) => {
-      if (message.type !== 'stats') return;
-      child.process.off('message', onMessage);
-      resolve(message);
-    };
-    child.process.on('message', onMessage);
-    child.process.send({ type: 'stats' });
+    child.once('message', (message: { url: string }) => resolve({ process: child, url: message.url }));
+    child.once('exit', (code) => reject(new Error(`upstream exited with ${code}`)));
   });
 }
 
 // ---- load generation -------------------------------------------------------------------------------------
 
+interface Target {
+  name: string;
+  origin: string;
+  pid: number;
+  headers: Record<string, string>;
+}
+
 const percentile = (sorted: Float64Array, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 /** Open-loop load at a fixed rate (evenly paced each millisecond), timing each full response with sub-ms precision. */
-async function latencyAtRate(origin: string, path: string, body: string, rate: number, seconds: number) {
-  const pool = new Pool(origin, { connections: 64 });
-  const total = rate * seconds;
+async function latencyAtRate(target: Target, body: string, rate: number, seconds: number) {
+  const pool = new Pool(target.origin, { connections: 64 });
+  const total = Math.round(rate * seconds);
   const latencies = new Float64Array(total);
   let errors = 0;
   const one = async (i: number) => {
     const started = performance.now();
     try {
-      const response = await pool.request({ method: 'POST', path, headers: HEADERS, body });
+      const response = await pool.request({ method: 'POST', path: PATH, headers: target.headers, body });
       await response.body.text();
       if (response.statusCode !== 200) errors++;
     } catch {
@@ -116,26 +79,41 @@ async function latencyAtRate(origin: string, path: string, body: string, rate: n
     latencies[i] = performance.now() - started;
   };
   const pending: Promise<void>[] = [];
-  const perTick = rate / 1000;
   const start = performance.now();
-  for (let tick = 0; tick < seconds * 1000; tick++) {
-    const due = start + tick;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    for (let j = 0; j < perTick; j++) pending.push(one(tick * perTick + j));
+  for (let i = 0; i < total; i++) {
+    const wait = start + (i * 1000) / rate - performance.now();
+    if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(one(i));
   }
   await Promise.all(pending);
   await pool.close();
   latencies.sort();
-  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), errors };
+  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), requests: total, errors };
 }
 
-async function throughput(url: string, body: string, seconds: number) {
-  const result = await load(url, { connections: 64, durationSeconds: seconds, method: 'POST', body, headers: HEADERS });
+async function throughput(target: Target, body: string, seconds: number) {
+  const result = await load(`${target.origin}${PATH}`, {
+    connections: 64,
+    durationSeconds: seconds,
+    method: 'POST',
+    body,
+    headers: target.headers,
+  });
   return {
     rps: result.requestsPerSecond,
     requests: result.requestsPerSecond * seconds,
     errors: result.errors + result.non2xx,
+  };
+}
+
+/** Runs `work` and returns its result with the CPU µs per request of the target and of the upstream meanwhile. */
+async function withCpu<T extends { requests: number }>(target: Target, upstreamPid: number, work: () => Promise<T>) {
+  const before = [cpuMicros(target.pid), cpuMicros(upstreamPid)] as const;
+  const result = await work();
+  return {
+    ...result,
+    cpu: (cpuMicros(target.pid) - before[0]) / result.requests,
+    upstreamCpu: (cpuMicros(upstreamPid) - before[1]) / result.requests,
   };
 }
 
@@ -154,7 +132,7 @@ async function engineTokensPerSecond(origin: string, streams: number, seconds: n
   await Promise.all(
     Array.from({ length: streams }, async () => {
       while (performance.now() < deadline) {
-        const response = await pool.request({ method: 'POST', path: '/v1/chat/completions', headers: HEADERS, body });
+        const response = await pool.request({ method: 'POST', path: PATH, headers: JSON_TYPE, body });
         const text = await response.body.text();
         tokens += Number(/"completion_tokens":(\d+)/.exec(text.slice(text.lastIndexOf('"usage"')))?.[1] ?? 0);
       }
@@ -168,126 +146,146 @@ async function engineTokensPerSecond(origin: string, streams: number, seconds: n
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-interface Round {
-  direct: Awaited<ReturnType<typeof latencyAtRate>>;
-  through: Awaited<ReturnType<typeof latencyAtRate>>;
-  directRps: number;
-  throughRps: number;
-  cpuPerRequest: number;
-  errors: number;
-}
+type Measured = Awaited<ReturnType<typeof withCpu<Awaited<ReturnType<typeof latencyAtRate>>>>>;
+type Saturated = Awaited<ReturnType<typeof withCpu<Awaited<ReturnType<typeof throughput>>>>>;
 
-/** One interleaved round: direct then gateway, at 1,000 req/s and then flat out. */
-async function measureRound(upstream: Child, gateway: Child, body: string, seconds: number): Promise<Round> {
-  const path = '/v1/chat/completions';
-  const direct = await latencyAtRate(upstream.url, path, body, 1000, seconds);
-  const through = await latencyAtRate(gateway.url, path, body, 1000, seconds);
-  const directMax = await throughput(`${upstream.url}${path}`, body, seconds);
-  const cpuBefore = (await statsOf(gateway)).cpuMicros;
-  const throughMax = await throughput(`${gateway.url}${path}`, body, seconds);
-  const cpuPerRequest = ((await statsOf(gateway)).cpuMicros - cpuBefore) / throughMax.requests;
-  const errors = direct.errors + through.errors + directMax.errors + throughMax.errors;
-  return { direct, through, directRps: directMax.rps, throughRps: throughMax.rps, cpuPerRequest, errors };
+async function embeddedEngineNote(seconds: number): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-model-'));
+  const modelPath = join(dir, 'tiny.gguf');
+  writeTestModel(modelPath);
+  const engine = await spawnEngine({
+    modelPath,
+    modelName: TEST_MODEL_ID,
+    threads: 1,
+    sequences: 4,
+    contextSize: 2048,
+    host: '127.0.0.1',
+    port: 0,
+  });
+  try {
+    const single = median([
+      await engineTokensPerSecond(engine.origin, 1, seconds / 2),
+      await engineTokensPerSecond(engine.origin, 1, seconds / 2),
+    ]);
+    const four = median([
+      await engineTokensPerSecond(engine.origin, 4, seconds / 2),
+      await engineTokensPerSecond(engine.origin, 4, seconds / 2),
+    ]);
+    return `embedded engine, generated test model, 1 thread: ${Math.round(single)} tokens/s at 1 stream, ${Math.round(four)} tokens/s at 4 streams (${round(four / single)}x; each reply is ~9 tokens, so HTTP and prompt evaluation are included)`;
+  } finally {
+    await engine.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export default async function inferenceOverhead(args: string[]): Promise<BenchReport> {
   const quick = args.includes('--quick');
+  const rateArg = args.indexOf('--rate');
+  const rate = rateArg === -1 ? 200 : Number(args[rateArg + 1]);
   const rounds = quick ? 1 : 3;
-  const seconds = quick ? 2 : 3;
+  const seconds = quick ? 2 : 4;
   const soakRequests = quick ? 10_000 : 100_000;
-  const upstream = await startChild({ role: 'upstream' });
-  const gateway = await startChild({ role: 'gateway', upstream: upstream.url });
+  const upstream = await startUpstream();
+  const upstreamPid = upstream.process.pid as number;
+  let atrium: Running | undefined;
+  let portkey: Portkey | undefined;
   const rows: BenchReport['rows'] = [];
   const notes: string[] = [];
+  const data: Record<string, unknown> = { rate, rounds, seconds };
   try {
+    const config = `[[inference.models]]\nid = "${MODEL}"\ncontextLength = 32768\nbackend = { type = "upstream", replicas = ["${upstream.url}"] }\n`;
+    atrium = await startService('inference', 'sqlite', { config, env: { ATRIUM_DEMO_KEY: KEY } });
+    portkey = await startPortkey();
+    const targets: Target[] = [
+      { name: 'upstream (direct)', origin: upstream.url, pid: upstreamPid, headers: JSON_TYPE },
+      {
+        name: 'Atrium',
+        origin: atrium.origin,
+        pid: atrium.pid,
+        headers: { ...JSON_TYPE, authorization: `Bearer ${KEY}` },
+      },
+      {
+        name: 'Portkey',
+        origin: portkey.origin,
+        pid: portkey.pid,
+        headers: { ...JSON_TYPE, ...portkey.headers(upstream.url, KEY) },
+      },
+    ];
     for (const [mode, body] of [
       ['non-stream', CHAT],
       ['stream', STREAM],
     ] as const) {
-      // Warm both paths (connections, JIT) before measuring.
-      await throughput(`${upstream.url}/v1/chat/completions`, body, 1);
-      await throughput(`${gateway.url}/v1/chat/completions`, body, 1);
-      const results: Round[] = [];
-      for (let r = 0; r < rounds; r++) results.push(await measureRound(upstream, gateway, body, seconds));
-      const m = (pick: (round: Round) => number) => median(results.map(pick));
-      rows.push({
-        mode,
-        'direct p50 ms': round(m((x) => x.direct.p50)),
-        'gateway p50 ms': round(m((x) => x.through.p50)),
-        'added p50 ms': round(m((x) => x.through.p50 - x.direct.p50)),
-        'direct p99 ms': round(m((x) => x.direct.p99)),
-        'gateway p99 ms': round(m((x) => x.through.p99)),
-        'added p99 ms': round(m((x) => x.through.p99 - x.direct.p99)),
-        'direct req/s': Math.round(m((x) => x.directRps)),
-        'gateway req/s': Math.round(m((x) => x.throughRps)),
-        'throughput ratio': round(m((x) => x.throughRps / x.directRps)),
-        'gateway CPU µs/req': Math.round(m((x) => x.cpuPerRequest)),
-        errors: results.reduce((n, x) => n + x.errors, 0),
-      });
+      // Warm every path (connections, JIT) before measuring.
+      for (const target of targets) await throughput(target, body, 1);
+      const paced: Measured[][] = targets.map(() => []);
+      const saturated: Saturated[][] = targets.map(() => []);
+      // Interleaved rounds: each target in turn, so drifting machine load touches all of them alike.
+      for (let r = 0; r < rounds; r++) {
+        for (const [i, target] of targets.entries())
+          paced[i]?.push(await withCpu(target, upstreamPid, () => latencyAtRate(target, body, rate, seconds)));
+        for (const [i, target] of targets.entries())
+          saturated[i]?.push(await withCpu(target, upstreamPid, () => throughput(target, body, seconds)));
+      }
+      const m = <T>(list: T[] | undefined, pick: (x: T) => number) => median((list ?? []).map(pick));
+      const direct = { p50: m(paced[0], (x) => x.p50), p99: m(paced[0], (x) => x.p99), cpu: m(paced[0], (x) => x.cpu) };
+      const directSaturated = { rps: m(saturated[0], (x) => x.rps), cpu: m(saturated[0], (x) => x.cpu) };
+      const peerCpu = m(paced[2], (x) => x.cpu);
+      const peerSaturatedCpu = m(saturated[2], (x) => x.cpu);
+      for (const [i, target] of targets.entries()) {
+        const cpu = m(paced[i], (x) => x.cpu);
+        const saturatedCpu = m(saturated[i], (x) => x.cpu);
+        const rps = m(saturated[i], (x) => x.rps);
+        const isGateway = i > 0;
+        rows.push({
+          mode,
+          process: target.name,
+          'p50 ms': round(m(paced[i], (x) => x.p50)),
+          'p99 ms': round(m(paced[i], (x) => x.p99)),
+          'added p50 ms': isGateway ? round(m(paced[i], (x) => x.p50) - direct.p50) : '',
+          'added p99 ms': isGateway ? round(m(paced[i], (x) => x.p99) - direct.p99) : '',
+          'CPU µs/req': Math.round(cpu),
+          '× upstream': round(cpu / direct.cpu),
+          '× Portkey': isGateway ? round(cpu / peerCpu) : '',
+          'req/s at 64 conn': Math.round(rps),
+          'throughput × direct': round(rps / directSaturated.rps),
+          'CPU µs/req at 64 conn': Math.round(saturatedCpu),
+          '× upstream at 64 conn': round(saturatedCpu / directSaturated.cpu),
+          '× Portkey at 64 conn': isGateway ? round(saturatedCpu / peerSaturatedCpu) : '',
+          errors: [...(paced[i] ?? []), ...(saturated[i] ?? [])].reduce((n, x) => n + x.errors, 0),
+        });
+      }
+      data[mode] = { paced, saturated };
     }
 
-    const warm = (await statsOf(gateway)).rss;
+    const warm = rssBytes(atrium.pid);
     const soakStart = performance.now();
     let sent = 0;
-    while (sent < soakRequests) {
-      const result = await load(`${gateway.url}/v1/chat/completions`, {
-        connections: 64,
-        durationSeconds: 5,
-        method: 'POST',
-        body: CHAT,
-        headers: HEADERS,
-      });
-      sent += Math.round(result.requestsPerSecond * 5);
-    }
-    const after = (await statsOf(gateway)).rss;
-    const growthMb = (after - warm) / 1024 / 1024;
+    while (sent < soakRequests) sent += Math.round((await throughput(targets[1] as Target, CHAT, 5)).requests);
+    const after = rssBytes(atrium.pid);
     notes.push(
-      `gateway RSS: ${round(warm / 1024 / 1024, 1)} MB after warm-up, ${round(after / 1024 / 1024, 1)} MB after ~${sent} more requests (${round((performance.now() - soakStart) / 1000, 1)} s): growth ${round(growthMb, 1)} MB (goal < 50 MB)`,
+      `Atrium RSS: ${round(warm / 1024 / 1024, 1)} MB after warm-up, ${round(after / 1024 / 1024, 1)} MB after ~${sent} more requests (${round((performance.now() - soakStart) / 1000, 1)} s): growth ${round((after - warm) / 1024 / 1024, 1)} MB (goal < 50 MB)`,
     );
-
-    const dir = mkdtempSync(join(tmpdir(), 'atrium-bench-model-'));
-    const modelPath = join(dir, 'tiny.gguf');
-    writeTestModel(modelPath);
-    const engine = await spawnEngine({
-      modelPath,
-      modelName: TEST_MODEL_ID,
-      threads: 1,
-      sequences: 4,
-      contextSize: 2048,
-      host: '127.0.0.1',
-      port: 0,
-    });
-    try {
-      const single = median([
-        await engineTokensPerSecond(engine.origin, 1, seconds / 2),
-        await engineTokensPerSecond(engine.origin, 1, seconds / 2),
-      ]);
-      const four = median([
-        await engineTokensPerSecond(engine.origin, 4, seconds / 2),
-        await engineTokensPerSecond(engine.origin, 4, seconds / 2),
-      ]);
-      notes.push(
-        `embedded engine, generated test model, 1 thread: ${Math.round(single)} tokens/s at 1 stream, ${Math.round(four)} tokens/s at 4 streams (${round(four / single)}x; each reply is ~9 tokens, so HTTP and prompt evaluation are included)`,
-      );
-    } finally {
-      await engine.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    Object.assign(data, { warmRss: warm, afterRss: after, soakRequests: sent });
+    notes.push(await embeddedEngineNote(seconds));
     notes.push(
-      'goals: added p50 < 1 ms and p99 < 5 ms at 1,000 req/s; throughput >= 0.7x direct; LiteLLM publishes 12/29/43 ms median/p95/p99 added.',
+      `CPU µs/req: the process's own CPU (sum of its threads' run time in /proc) over the requests of that run; for the gateways the upstream's share is not included. × upstream: that CPU over what the upstream spends per request when called directly (goal for Atrium: ≤ 2×, non-stream and stream, with admission and accounting on).`,
     );
     notes.push(
-      'upstream, gateway and load generator are separate processes on the same 2-core machine; access log on, log level warn.',
+      `goals: added p50 < 1 ms and p99 < 5 ms; Portkey (@portkey-ai/gateway 1.15.2 with @hono/node-server 1.13.5) sleeps ~25 ms before a stream's first event.`,
+    );
+    notes.push(
+      'upstream, both gateways and the load generator are separate processes on the same machine; Atrium runs as `atrium serve` on SQLite with its default logging (info, access log on).',
     );
     return {
-      title: `Inference gateway overhead (fixed-response upstream, 64 connections, median of ${rounds} interleaved rounds of ${seconds} s runs)`,
+      title: `Inference gateway overhead: fixed-response upstream vs Atrium vs Portkey (paced at ${rate} req/s, then 64 connections; median of ${rounds} interleaved rounds of ${seconds} s)`,
       columns: Object.keys(rows[0] ?? {}),
       rows,
       notes,
-      data: { warmRss: warm, afterRss: after, soakRequests: sent },
+      data,
     };
   } finally {
-    gateway.process.kill();
+    portkey?.stop();
+    await atrium?.stop();
     upstream.process.kill();
   }
 }
