@@ -1,6 +1,7 @@
 import { queueEmails } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { Account } from '../storage/accounts.js';
+import { queueDeliveries } from '../storage/announcement-deliveries.js';
 import { insertAnnouncement, subscriberEmails } from '../storage/announcements.js';
 import type { AnnouncementTable, InferenceDatabase } from '../storage/schema.js';
 import { invalid, refused } from './errors.js';
@@ -19,11 +20,13 @@ export interface NewAnnouncement {
 /** How the emails of an announcement go out: queued for the SMTP mailer, or kept in the outbox to be read. */
 export type Delivery = 'smtp' | 'outbox';
 
-const when = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+/** A time as announcements show it: ISO 8601 in UTC, to the second. */
+export const when = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /**
- * Posts an announcement and queues one email per subscriber in the outbox, in one transaction
- * (`operator` null: the operator CLI). Sending is left to the mailer, so posting never waits for SMTP.
+ * Posts an announcement, queues one email per subscriber in the outbox and one delivery per configured chat
+ * channel, in one transaction (`operator` null: the operator CLI). Sending is left to the mailer and the channel
+ * sender, so posting never waits for SMTP or a chat server.
  */
 export async function postAnnouncement(
   db: Kysely<InferenceDatabase>,
@@ -31,6 +34,7 @@ export async function postAnnouncement(
   input: NewAnnouncement,
   now = Date.now(),
   delivery: Delivery = 'outbox',
+  channels: readonly string[] = [],
 ) {
   if (operator && operator.is_admin !== 1) throw refused('only operators post announcements');
   if (!ANNOUNCEMENT_KINDS.includes(input.kind as AnnouncementTable['kind']))
@@ -62,7 +66,8 @@ export async function postAnnouncement(
         status: delivery === 'smtp' ? 'queued' : 'outbox',
       })),
     );
-    return { announcement, recipients: recipients.length };
+    await queueDeliveries(trx, announcement.id, channels, now);
+    return { announcement, recipients: recipients.length, channels: channels.length };
   });
 }
 

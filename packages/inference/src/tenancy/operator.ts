@@ -37,10 +37,14 @@ import {
 
 /** The operator's commands (the `atrium inference …` CLI): names and emails instead of ids. */
 export class OperatorCommands {
-  /** `delivery`: whether the gateway that reads this database sends announcement emails through SMTP. */
+  /**
+   * `delivery`: whether the gateway that reads this database sends announcement emails through SMTP;
+   * `channels`: the names of the chat channels it posts announcements to.
+   */
   constructor(
     private readonly db: Kysely<InferenceDatabase>,
     private readonly delivery: Delivery = 'outbox',
+    private readonly channels: readonly string[] = [],
   ) {}
 
   private async project(name: string): Promise<Project> {
@@ -125,10 +129,10 @@ export class OperatorCommands {
     return { project: projectName, credits_added: credits };
   }
 
-  /** Posts a status announcement and queues the emails to its subscribers. */
+  /** Posts a status announcement and queues the emails to its subscribers and the posts to the chat channels. */
   async announce(input: NewAnnouncement) {
-    const { announcement, recipients } = await postAnnouncement(this.db, null, input, Date.now(), this.delivery);
-    return { ...announcement, recipients };
+    const posted = await postAnnouncement(this.db, null, input, Date.now(), this.delivery, this.channels);
+    return { ...posted.announcement, recipients: posted.recipients, channels: posted.channels };
   }
 
   /** Creates a key (the secret is returned once). */
