@@ -1,6 +1,7 @@
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { Catalogue } from './catalogue.js';
+import { CatalogueReloader } from './catalogue-reload.js';
 import type { InferenceConfig } from './config.js';
 import { registerBearerAuth } from './http/auth.js';
 import { registerChatRoutes } from './http/chat-routes.js';
@@ -13,12 +14,16 @@ import { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
 import { journalDirOf } from './storage/usage-journal.js';
 import { openTenancy } from './tenancy/runtime.js';
 
-export async function buildInferenceApp(config: InferenceConfig, context: ServiceContext): Promise<FastifyInstance> {
+export async function buildInferenceApp(
+  config: InferenceConfig,
+  context: ServiceContext<InferenceConfig>,
+): Promise<FastifyInstance> {
   const databaseUrl = inferenceDatabaseUrl(config, context.dataDir);
   const database = await openInferenceDatabase(databaseUrl);
+  const logger = context.logger.child({ service: 'inference' });
   let catalogue: Catalogue;
   try {
-    catalogue = await Catalogue.open(config, context.dataDir, context.logger.child({ service: 'inference' }));
+    catalogue = await Catalogue.open(config, context.dataDir, logger);
   } catch (error) {
     await database.close();
     throw error;
@@ -38,16 +43,23 @@ export async function buildInferenceApp(config: InferenceConfig, context: Servic
     Date.now,
     journalDirOf(context.dataDir, databaseUrl),
   );
+  const reloader = await CatalogueReloader.start(catalogue, database.db, context.readConfig ?? (() => config), logger);
   app.decorate('admission', tenancy.admission);
   app.addHook('onClose', async () => {
+    await reloader.close();
     await catalogue.close();
     await tenancy.close();
     await database.close();
   });
+  // A reload closes what it dropped only after the requests that arrived before it have ended.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/v1/')) catalogue.pin(reply.raw);
+    done();
+  });
   registerBearerAuth(app, tenancy.keys);
-  registerModelRoutes(app, catalogue.list, config.ownedBy);
+  registerModelRoutes(app, () => catalogue.list, config.ownedBy);
   registerUiRoutes(app, database.db, {
-    models: catalogue.list,
+    models: () => catalogue.list,
     smtp: config.smtp,
     designatedOrganisation: config.tenancy.designatedOrganisation,
     oidc: config.oidc,

@@ -58,7 +58,8 @@ export async function serve(args: string[]): Promise<void> {
   });
   const names = parseServices(values.services);
   const overrides = values['data-dir'] ? { dataDir: values['data-dir'] } : {};
-  const config = loadConfig(atriumConfigSchema, { file: configFile(values.config), overrides });
+  const sources = { file: configFile(values.config), overrides };
+  const config = loadConfig(atriumConfigSchema, sources);
   const dataDir = resolve(config.dataDir);
   const logger = createLogger(config.log);
   const running: Running[] = [];
@@ -67,7 +68,12 @@ export async function serve(args: string[]): Promise<void> {
     for (const name of names) {
       const definition = SERVICES[name] as unknown as ServiceDefinition;
       const serviceConfig = config[name];
-      const app = await definition.build(serviceConfig, { logger, dataDir, accessLog: config.log.access });
+      const app = await definition.build(serviceConfig, {
+        logger,
+        dataDir,
+        accessLog: config.log.access,
+        readConfig: () => loadConfig(atriumConfigSchema, sources)[name],
+      });
       await app.listen({ host: serviceConfig.bind, port: serviceConfig.port });
       const { port } = app.server.address() as AddressInfo;
       const host = serviceConfig.bind.includes(':') ? `[${serviceConfig.bind}]` : serviceConfig.bind;

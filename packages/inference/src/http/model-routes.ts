@@ -18,12 +18,27 @@ const modelPageQuerySchema = {
   },
 } as const;
 
-export function registerModelRoutes(app: FastifyInstance, models: readonly ModelConfig[], ownedBy: string): void {
+/** The answers of `/v1/models` for one catalogue, rendered once per reload. */
+function renderModels(models: readonly ModelConfig[], ownedBy: string) {
   const objects = new Map(models.map((m) => [m.id, JSON.stringify(toModelObject(m, ownedBy))]));
-  const list = `{"object":"list","data":[${[...objects.values()].join(',')}]}`;
-  const anthropicModels = models.map(toAnthropicModel);
+  return {
+    models,
+    objects,
+    list: `{"object":"list","data":[${[...objects.values()].join(',')}]}`,
+    anthropicModels: models.map(toAnthropicModel),
+  };
+}
+
+/** `models` answers the catalogue served now (it changes on a reload). */
+export function registerModelRoutes(app: FastifyInstance, models: () => readonly ModelConfig[], ownedBy: string): void {
+  let rendered = renderModels(models(), ownedBy);
+  const current = () => {
+    if (rendered.models !== models()) rendered = renderModels(models(), ownedBy);
+    return rendered;
+  };
   app.get('/v1/models', { schema: { querystring: modelPageQuerySchema } }, (request, reply) => {
     const key = keyOf(request);
+    const { objects, list, anthropicModels } = current();
     if (wantsAnthropicShape(request.headers)) {
       const visible = anthropicModels.filter((m) => allowsModel(key, m.id));
       return reply.send(anthropicModelPage(visible, request.query as ModelPageQuery));
@@ -35,6 +50,7 @@ export function registerModelRoutes(app: FastifyInstance, models: readonly Model
   // Model ids contain a slash (`vendor/name`), hence the wildcard.
   app.get('/v1/models/*', (request, reply) => {
     const id = (request.params as { '*': string })['*'];
+    const { objects, anthropicModels } = current();
     const object = allowsModel(keyOf(request), id) ? objects.get(id) : undefined;
     if (!object) throw modelNotFound(id);
     if (wantsAnthropicShape(request.headers)) return reply.send(anthropicModels.find((m) => m.id === id));

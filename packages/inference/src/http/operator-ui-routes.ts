@@ -18,7 +18,7 @@ import { formOf, numberField, refusalOf, sendPage } from './ui-reply.js';
 import type { UiSessions } from './ui-session.js';
 
 export interface OperatorUiOptions {
-  models: readonly ModelConfig[];
+  models: () => readonly ModelConfig[];
   smtp: SmtpConfig | undefined;
   /** Present when SMTP is configured: posting an announcement wakes it. */
   mailer: OutboxMailer | undefined;
@@ -52,7 +52,7 @@ export function registerOperatorUiRoutes(
       const [resources, topUps] = await Promise.all([resourcesWithProjects(db), recentTopUps(db, 20)]);
       return resourcesPage({ csrf, resources, topUps, error });
     },
-    models: async () => modelsPage(options.models),
+    models: async () => modelsPage(options.models()),
     announcements: async (csrf, error) =>
       announcementsPage({ csrf, outbox: await latestOutbox(db, 50), smtp: options.smtp, error }),
   };

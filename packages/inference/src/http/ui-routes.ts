@@ -37,7 +37,8 @@ const HOUR_MS = 3_600_000;
 const FORM_LIMIT = 64 * 1024;
 
 export interface UiOptions {
-  models: readonly ModelConfig[];
+  /** The models served now (the catalogue can be reloaded). */
+  models: () => readonly ModelConfig[];
   /** Announcement emails go out through this server; without it they stay in the outbox. */
   smtp?: SmtpConfig | undefined;
   oidc?: OidcSettings | undefined;
@@ -55,7 +56,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
   const clock = options.clock ?? Date.now;
   const sessions = new UiSessions(db, clock);
   const oidc = options.oidc ? new OidcClient(options.oidc) : undefined;
-  const modelIds = options.models.map((m) => m.id);
+  const modelIds = () => options.models().map((m) => m.id);
   const throttle = new SignInThrottle();
   const mailer = options.smtp ? new OutboxMailer(db, options.smtp, app.log, clock) : undefined;
   if (mailer) {
@@ -106,7 +107,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
           csrf: session.csrf,
           isAdmin,
           projects,
-          models: modelIds,
+          models: modelIds(),
           designatedOrganisation: options.designatedOrganisation,
           now,
           created: extra.created,
@@ -184,7 +185,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         const key = session?.key_id ? await findApiKey(db, session.key_id) : undefined;
         if (!session || (!key && !session.account_id)) return reply.redirect('/ui/', 303);
         const allowed = key?.allowed_models ? new Set(JSON.parse(key.allowed_models) as string[]) : undefined;
-        const models = options.models.filter((m) => !allowed || allowed.has(m.id));
+        const models = options.models().filter((m) => !allowed || allowed.has(m.id));
         const who = key ? `key “${key.alias}”` : 'account';
         send(
           reply,
@@ -255,7 +256,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
               resetPeriod: days ? `${days}d` : body.get('period') || undefined,
               allowedModels: body.getAll('models'),
             },
-            new Set(modelIds),
+            new Set(modelIds()),
             clock(),
           );
           return { alias: created.key.alias, secret: created.secret };

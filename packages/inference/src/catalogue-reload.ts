@@ -1,0 +1,96 @@
+import type { Logger } from '@atrium/core';
+import type { Kysely } from 'kysely';
+import type { Catalogue } from './catalogue.js';
+import { diffCatalogues, fingerprintOf } from './catalogue-diff.js';
+import type { InferenceConfig } from './config.js';
+import { catalogueVersion, recordLoadedCatalogue } from './storage/catalogue-state.js';
+import type { InferenceDatabase } from './storage/schema.js';
+
+/** How often each process looks for a version published by `atrium inference reload`. */
+const POLL_MS = 1_000;
+
+/**
+ * Reloads the catalogue from the configuration's sources (those `atrium serve` started with) on SIGHUP, which
+ * reaches one process, and when `atrium inference reload` raises the version in the database, which every
+ * gateway process on that database polls each second. Reloads run one at a time; a configuration that does
+ * not load is logged and the catalogue in use stays.
+ */
+export class CatalogueReloader {
+  private queue: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly onHangup = () => void this.reload('SIGHUP');
+
+  private constructor(
+    private readonly catalogue: Catalogue,
+    private readonly db: Kysely<InferenceDatabase>,
+    private readonly readConfig: () => InferenceConfig,
+    private readonly logger: Logger,
+    private seenVersion: number,
+  ) {}
+
+  static async start(
+    catalogue: Catalogue,
+    db: Kysely<InferenceDatabase>,
+    readConfig: () => InferenceConfig,
+    logger: Logger,
+  ): Promise<CatalogueReloader> {
+    await recordLoadedCatalogue(db, fingerprintOf(catalogue.list), Date.now());
+    const reloader = new CatalogueReloader(catalogue, db, readConfig, logger, await catalogueVersion(db));
+    process.on('SIGHUP', reloader.onHangup);
+    let polling = false;
+    reloader.timer = setInterval(() => {
+      if (polling) return;
+      polling = true;
+      void reloader.poll().finally(() => {
+        polling = false;
+      });
+    }, POLL_MS);
+    reloader.timer.unref();
+    return reloader;
+  }
+
+  private async poll(): Promise<void> {
+    let version: number;
+    try {
+      version = await catalogueVersion(this.db);
+    } catch (error) {
+      this.logger.warn({ err: error }, 'reading the catalogue version failed');
+      return;
+    }
+    if (version <= this.seenVersion) return;
+    this.seenVersion = version;
+    await this.reload(`catalogue version ${version}`);
+  }
+
+  /** Re-reads the configuration and loads its catalogue, after any reload under way. */
+  reload(reason: string): Promise<void> {
+    if (this.closed) return this.queue;
+    this.queue = this.queue.then(() => this.reloadNow(reason));
+    return this.queue;
+  }
+
+  private async reloadNow(reason: string): Promise<void> {
+    const before = fingerprintOf(this.catalogue.list);
+    try {
+      await this.catalogue.reload(this.readConfig());
+    } catch (error) {
+      // A ConfigError's message names the key; the error object could carry the rejected value.
+      this.logger.error({ reason, error: (error as Error).message }, 'catalogue reload failed; the catalogue stays');
+      return;
+    }
+    const after = fingerprintOf(this.catalogue.list);
+    this.logger.info({ reason, ...diffCatalogues(before, after) }, 'catalogue reloaded');
+    await recordLoadedCatalogue(this.db, after, Date.now()).catch((error: unknown) =>
+      this.logger.warn({ err: error }, 'recording the loaded catalogue failed'),
+    );
+  }
+
+  /** Stops listening and waits for a reload under way. */
+  async close(): Promise<void> {
+    this.closed = true;
+    process.off('SIGHUP', this.onHangup);
+    clearInterval(this.timer);
+    await this.queue;
+  }
+}
