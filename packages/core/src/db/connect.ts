@@ -4,6 +4,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { createLogger, type Logger } from '../log/logger.js';
+import { startCheckpointer } from './checkpointer.js';
 import { type DatabaseTarget, parseDatabaseUrl } from './url.js';
 
 // COUNT(*) and BIGINT come back as strings from pg by default; our counters fit in a double.
@@ -122,7 +123,12 @@ function openPostgres(target: Extract<DatabaseTarget, { dialect: 'postgres' }>, 
 export function openDatabase<DB>(url: string, options: OpenDatabaseOptions = {}): Database<DB> {
   const target = parseDatabaseUrl(url);
   if (target.dialect === 'sqlite') {
-    const sqlite = withStatementCache(openSqlite(target.path, options));
+    const connection = openSqlite(target.path, options);
+    const stopCheckpointer =
+      options.readOnly || target.path === ':memory:'
+        ? undefined
+        : startCheckpointer(connection, target.path, options.logger ?? defaultLogger());
+    const sqlite = withStatementCache(connection);
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
     // Holding Kysely's connection keeps the read out of a transaction another request has open on it.
     const selectArrays = (query: CompiledQuery) =>
@@ -134,7 +140,11 @@ export function openDatabase<DB>(url: string, options: OpenDatabaseOptions = {})
           statement.raw(false);
         }
       });
-    return { db, dialect: 'sqlite', selectArrays, close: () => db.destroy() };
+    const close = async () => {
+      await stopCheckpointer?.();
+      await db.destroy();
+    };
+    return { db, dialect: 'sqlite', selectArrays, close };
   }
   const pool = openPostgres(target, options);
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
