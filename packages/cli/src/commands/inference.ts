@@ -3,6 +3,7 @@ import { TEST_MODEL_REPLY, writeTestModel } from '@atrium/inference';
 import { UsageError } from '../usage.js';
 import { inferenceAdmin } from './inference-admin.js';
 import { INFERENCE_SUBCOMMANDS, inferenceUsage } from './inference-help.js';
+import { inferenceReload } from './inference-reload.js';
 
 const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
 
@@ -19,6 +20,7 @@ export async function inference(args: string[]): Promise<void> {
     process.stdout.write(inferenceUsage(subcommand));
     return;
   }
+  if (subcommand === 'reload') return inferenceReload(rest);
   if (subcommand !== 'make-test-model') return inferenceAdmin(subcommand, rest);
   if (rest.length !== 1 || !rest[0]) throw new UsageError(inferenceUsage('make-test-model').trimEnd());
   const out = resolve(rest[0]);
