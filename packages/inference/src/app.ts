@@ -1,5 +1,6 @@
 import { createHttpApp, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
+import { resolveChannels } from './announce/channels.js';
 import { Catalogue } from './catalogue.js';
 import { CatalogueReloader } from './catalogue-reload.js';
 import type { InferenceConfig } from './config.js';
@@ -18,6 +19,7 @@ export async function buildInferenceApp(
   config: InferenceConfig,
   context: ServiceContext<InferenceConfig>,
 ): Promise<FastifyInstance> {
+  const channels = resolveChannels(config.announce.channels);
   const databaseUrl = inferenceDatabaseUrl(config, context.dataDir);
   const database = await openInferenceDatabase(databaseUrl);
   const logger = context.logger.child({ service: 'inference' });
@@ -61,6 +63,8 @@ export async function buildInferenceApp(
   registerUiRoutes(app, database.db, {
     models: () => catalogue.list,
     smtp: config.smtp,
+    announce: config.announce,
+    channels,
     designatedOrganisation: config.tenancy.designatedOrganisation,
     oidc: config.oidc,
   });

@@ -2,14 +2,7 @@ import { z } from 'zod';
 
 const channelName = z.string().regex(/^[\w.-]{1,64}$/, 'letters, digits, _ . - (at most 64)');
 
-/** A secret given in the file itself, or named by an environment variable or a file holding it; exactly one. */
-const secretFields = (field: string) =>
-  ({
-    [field]: z.string().min(1).optional(),
-    [`${field}Env`]: z.string().min(1).optional(),
-    [`${field}File`]: z.string().min(1).optional(),
-  }) as const;
-
+/** A secret is given inline, or named by an environment variable or a file holding it: exactly one of the three. */
 function exactlyOneSource(field: string) {
   return (ctx: { value: Record<string, unknown>; issues: unknown[] }) => {
     const given = [field, `${field}Env`, `${field}File`].filter((key) => ctx.value[key] !== undefined);
@@ -29,7 +22,9 @@ const slackChannel = z
     type: z.literal('slack'),
     name: channelName,
     /** The webhook URL; it holds the token, so `urlEnv` or `urlFile` keeps it out of the configuration. */
-    ...secretFields('url'),
+    url: z.string().min(1).optional(),
+    urlEnv: z.string().min(1).optional(),
+    urlFile: z.string().min(1).optional(),
   })
   .check(exactlyOneSource('url'));
 
@@ -43,7 +38,9 @@ const matrixChannel = z
     /** The room id (`!abc:example.org`) the announcing account has joined. */
     room: z.string().regex(/^![^:\s]+:\S+$/, 'must be a room id such as !abc:example.org'),
     /** The announcing account's access token; `accessTokenEnv` or `accessTokenFile` keeps it out of the configuration. */
-    ...secretFields('accessToken'),
+    accessToken: z.string().min(1).optional(),
+    accessTokenEnv: z.string().min(1).optional(),
+    accessTokenFile: z.string().min(1).optional(),
   })
   .check(exactlyOneSource('accessToken'));
 

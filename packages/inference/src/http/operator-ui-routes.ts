@@ -1,8 +1,11 @@
 import { HttpError, latestOutbox, type OutboxMailer } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { ChannelConfig } from '../announce/channel-config.js';
+import type { ChannelSender } from '../announce/sender.js';
 import type { ModelConfig, SmtpConfig } from '../config.js';
 import { type Account, findAccount } from '../storage/accounts.js';
+import { latestDeliveries } from '../storage/announcement-deliveries.js';
 import { nodeHourRates } from '../storage/rates.js';
 import { resourcesWithProjects } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
@@ -22,6 +25,9 @@ export interface OperatorUiOptions {
   smtp: SmtpConfig | undefined;
   /** Present when SMTP is configured: posting an announcement wakes it. */
   mailer: OutboxMailer | undefined;
+  /** The configured chat channels (shown without their secrets) and the sender posting to them. */
+  channels: readonly ChannelConfig[];
+  channelSender: ChannelSender;
   clock: () => number;
 }
 
@@ -53,8 +59,10 @@ export function registerOperatorUiRoutes(
       return resourcesPage({ csrf, resources, topUps, error });
     },
     models: async () => modelsPage(options.models()),
-    announcements: async (csrf, error) =>
-      announcementsPage({ csrf, outbox: await latestOutbox(db, 50), smtp: options.smtp, error }),
+    announcements: async (csrf, error) => {
+      const [outbox, deliveries] = await Promise.all([latestOutbox(db, 50), latestDeliveries(db, 50)]);
+      return announcementsPage({ csrf, outbox, deliveries, channels: options.channels, smtp: options.smtp, error });
+    },
   };
 
   async function render(
@@ -125,8 +133,10 @@ export function registerOperatorUiRoutes(
         starts: time('starts'),
         ends: time('ends'),
       };
-      await postAnnouncement(db, operator, input, clock(), options.mailer ? 'smtp' : 'outbox');
+      const email = options.mailer ? 'smtp' : 'outbox';
+      await postAnnouncement(db, operator, input, clock(), email, options.channelSender.channelNames);
       options.mailer?.kick();
+      options.channelSender.kick();
     }),
   );
 }

@@ -4,8 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Html, page } from '../ui/html.js';
 import { COPY_SCRIPT } from '../ui/pages.js';
 
-/** Sends a page under a strict CSP: no network, only the page's own inline script (by nonce). */
-export function sendPage(reply: FastifyReply, title: string, body: Html, nav?: Html, status = 200) {
+/** Sends a page under a strict CSP: no network, only the page's own inline script (by nonce); `head`: extra `<head>` markup. */
+export function sendPage(reply: FastifyReply, title: string, body: Html, nav?: Html, status = 200, head?: Html) {
   const nonce = randomBytes(16).toString('base64');
   reply
     .code(status)
@@ -16,7 +16,7 @@ export function sendPage(reply: FastifyReply, title: string, body: Html, nav?: H
       'cache-control': 'no-store',
     })
     .type('text/html; charset=utf-8')
-    .send(page(title, body, { nav, nonce, script: COPY_SCRIPT }));
+    .send(page(title, body, { nav, nonce, script: COPY_SCRIPT, head }));
 }
 
 /** The posted form (the UI scope parses `application/x-www-form-urlencoded` into `URLSearchParams`). */

@@ -1,9 +1,12 @@
 import { HttpError, logProblem, normalizeError, OutboxMailer } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { AnnounceConfig } from '../announce/channel-config.js';
+import type { Channel } from '../announce/channels.js';
+import { ChannelSender } from '../announce/sender.js';
 import type { ModelConfig, SmtpConfig } from '../config.js';
 import { type Account, checkPassword, findAccount, normaliseEmail } from '../storage/accounts.js';
-import { isOptedOut, openAnnouncements, setOptOut } from '../storage/announcements.js';
+import { isOptedOut, setOptOut } from '../storage/announcements.js';
 import { findApiKey, findApiKeyByHash } from '../storage/api-keys.js';
 import { accountDashboard } from '../storage/dashboard.js';
 import { findResource } from '../storage/resources.js';
@@ -26,10 +29,11 @@ import { hashSecret } from '../tenancy/secrets.js';
 import { connectPage } from '../ui/connect-page.js';
 import { html } from '../ui/html.js';
 import { OidcClient, type OidcSettings } from '../ui/oidc.js';
-import { accountPage, keyPage, signInPage, signOutNav, statusPage } from '../ui/pages.js';
+import { accountPage, keyPage, signInPage, signOutNav } from '../ui/pages.js';
 import { registerOidcRoutes } from './oidc-routes.js';
 import { registerOperatorUiRoutes } from './operator-ui-routes.js';
 import { SignInThrottle } from './sign-in-throttle.js';
+import { registerStatusRoutes } from './status-routes.js';
 import { formOf as form, numberField, refusalOf, sendPage as send } from './ui-reply.js';
 import { UiSessions } from './ui-session.js';
 
@@ -41,6 +45,9 @@ export interface UiOptions {
   models: () => readonly ModelConfig[];
   /** Announcement emails go out through this server; without it they stay in the outbox. */
   smtp?: SmtpConfig | undefined;
+  /** Chat channels (with their secrets read) every announcement is posted to, and the status page's settings. */
+  announce: AnnounceConfig;
+  channels: readonly Channel[];
   oidc?: OidcSettings | undefined;
   designatedOrganisation: string;
   clock?: () => number;
@@ -50,7 +57,7 @@ export interface UiOptions {
  * The web UI under `/ui/`: server-rendered pages, forms with CSRF tokens, sessions in HTTP-only SameSite
  * cookies, throttled password sign-in. Signed in with an account: projects, grants, resources, keys (create,
  * revoke), requests, and for operators the pages under `/ui/operator/`; with an API key: that key's usage.
- * With SMTP configured, the announcement mailer runs alongside.
+ * With SMTP configured, the announcement mailer runs alongside; with chat channels, the channel sender.
  */
 export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatabase>, options: UiOptions): void {
   const clock = options.clock ?? Date.now;
@@ -63,6 +70,9 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
     mailer.start();
     app.addHook('onClose', () => mailer.close());
   }
+  const channelSender = new ChannelSender(db, options.channels, options.announce, app.log, clock);
+  channelSender.start();
+  app.addHook('onClose', () => channelSender.close());
 
   app.register(
     async (scope) => {
@@ -175,10 +185,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
 
       scope.get('/', async (request, reply) => renderHome(request, reply, await sessions.current(request)));
 
-      scope.get('/status', async (_request, reply) => {
-        const now = clock();
-        send(reply, 'Status', statusPage(await openAnnouncements(db, now), now), html`<a href="/ui/">Sign in</a>`);
-      });
+      registerStatusRoutes(scope, db, { statusPageUrl: options.announce.statusPageUrl, clock });
 
       scope.get('/connect', async (request, reply) => {
         const session = await sessions.current(request);
@@ -235,7 +242,14 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
       });
 
       if (oidc) registerOidcRoutes(scope, db, oidc, sessions, clock);
-      registerOperatorUiRoutes(scope, db, sessions, { models: options.models, smtp: options.smtp, mailer, clock });
+      registerOperatorUiRoutes(scope, db, sessions, {
+        models: options.models,
+        smtp: options.smtp,
+        mailer,
+        channels: options.announce.channels,
+        channelSender,
+        clock,
+      });
 
       scope.post('/signout', async (request, reply) => {
         await sessions.checkForm(request, form(request));

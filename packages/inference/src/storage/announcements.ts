@@ -10,6 +10,27 @@ export const insertAnnouncement = (db: Kysely<InferenceDatabase>, row: Insertabl
 export const openAnnouncements = (db: Kysely<InferenceDatabase>, now: number): Promise<Announcement[]> =>
   db.selectFrom('announcement').selectAll().where('ends', '>', now).orderBy('starts').orderBy('id').execute();
 
+/** Announcements that ended after `since`, latest end first. */
+export const pastAnnouncements = (
+  db: Kysely<InferenceDatabase>,
+  now: number,
+  since: number,
+  limit: number,
+): Promise<Announcement[]> =>
+  db
+    .selectFrom('announcement')
+    .selectAll()
+    .where('ends', '<=', now)
+    .where('ends', '>', since)
+    .orderBy('ends', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+
+/** The newest announcements first, as the Atom feed lists them. */
+export const latestAnnouncements = (db: Kysely<InferenceDatabase>, limit: number): Promise<Announcement[]> =>
+  db.selectFrom('announcement').selectAll().orderBy('created', 'desc').orderBy('id', 'desc').limit(limit).execute();
+
 /**
  * Everyone subscribed: members of a project that has an inference resource, unless they opted out.
  */

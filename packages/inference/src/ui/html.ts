@@ -6,5 +6,5 @@ export { escapeHtml, Html, html } from '@atrium/core';
 export const page = (
   title: string,
   body: Html,
-  options: { nav?: Html; nonce?: string; script?: string } = {},
+  options: { nav?: Html | undefined; nonce?: string; script?: string; head?: Html | undefined } = {},
 ): string => atriumPage(title, body, { service: 'Atrium inference', ...options });

@@ -1,6 +1,9 @@
 import type { OutboxMessage } from '@atrium/core';
 import type { Selectable } from 'kysely';
+import type { ChannelConfig } from '../announce/channel-config.js';
+import { channelDestination } from '../announce/channels.js';
 import type { ModelConfig } from '../config.js';
+import type { DeliveryListing } from '../storage/announcement-deliveries.js';
 import type { ResourceWithProject } from '../storage/resources.js';
 import type { NodeHourRateTable } from '../storage/schema.js';
 import type { TopUpRow } from '../storage/top-ups.js';
@@ -100,6 +103,9 @@ ${models.map((m) => {
 export interface AnnouncementsView {
   csrf: string;
   outbox: OutboxMessage[];
+  /** The newest chat-channel deliveries first. */
+  deliveries: DeliveryListing[];
+  channels: readonly ChannelConfig[];
   /** Where emails go; undefined: nowhere but this outbox. */
   smtp: { host: string; port: number; from: string } | undefined;
   error?: string | undefined;
@@ -118,13 +124,38 @@ function deliveryState(m: OutboxMessage): string {
   }
 }
 
+function channelState(d: DeliveryListing): string {
+  switch (d.status) {
+    case 'pending':
+      return d.attempts === 0 ? 'pending' : `retrying (${d.attempts} failed)`;
+    case 'sent':
+      return `sent ${d.sent_at === null ? '' : time(d.sent_at)}`;
+    case 'failed':
+      return `failed after ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}`;
+  }
+}
+
+function channelsSection(view: AnnouncementsView): Html {
+  return html`<section><h2>Outbox: chat channels</h2>${
+    view.channels.length === 0
+      ? html`<p data-testid="channels">No chat channel is configured (<code>[[inference.announce.channels]]</code>).</p>`
+      : html`<ul data-testid="channels">${view.channels.map((c) => html`<li><strong>${c.name}</strong>: ${channelDestination(c)}</li>`)}</ul>`
+  }
+<table data-testid="deliveries"><tr><th>Channel</th><th>Announcement</th><th>Queued</th><th>Status</th><th>Last error</th></tr>
+${view.deliveries.map(
+  (d) =>
+    html`<tr><td>${d.channel}</td><td>${kindLabel(d.kind)}: ${d.title}</td><td>${time(d.created)}</td><td>${channelState(d)}</td><td>${d.last_error ?? ''}</td></tr>`,
+)}</table></section>`;
+}
+
 export function announcementsPage(view: AnnouncementsView): Html {
   return html`${errorBox(view.error)}<section><h2>Post an announcement</h2><form method="post" action="/ui/operator/announcements">${csrfField(view.csrf)}
 <label>Kind <select name="kind">${ANNOUNCEMENT_KINDS.map((k) => html`<option value="${k}">${kindLabel(k)}</option>`)}</select></label>
 <label>Title <input name="title" required maxlength="200"></label><label>Details <textarea name="body"></textarea></label>
 <label>Starts (UTC) <input name="starts" type="datetime-local" required></label><label>Ends (UTC) <input name="ends" type="datetime-local" required></label>
-<button>Post announcement</button></form><p><a href="/ui/status">Status page</a></p></section>
-<section><h2>Outbox</h2><p data-testid="delivery">${
+<button>Post announcement</button></form><p><a href="/ui/status">Status page</a> · <a href="/ui/status.atom">Atom feed</a></p></section>
+${channelsSection(view)}
+<section><h2>Outbox: emails</h2><p data-testid="delivery">${
     view.smtp
       ? `Emails go out through ${view.smtp.host}:${view.smtp.port} from ${view.smtp.from}.`
       : 'No SMTP server is configured: announcement emails stay in this outbox.'

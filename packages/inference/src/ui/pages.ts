@@ -9,6 +9,7 @@ import { fromMicro } from '../tenancy/pricing.js';
 import { PORTAL_CATEGORY, PORTAL_OFFERING, SERVICE_DESK_SERVICE } from '../tenancy/resources.js';
 import { type ChartPoint, usageChart } from './chart.js';
 import { type Html, html } from './html.js';
+import { announcementAnchor } from './status-feed.js';
 
 export const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const time = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -168,13 +169,16 @@ function subscription(optedOut: boolean, csrf: string): Html {
 <button>${optedOut ? 'Subscribe again' : 'Opt out of announcement emails'}</button></form></section>`;
 }
 
-export function statusPage(announcements: Announcement[], now: number): Html {
+/** The public status page: what is on now, what is coming, what ended lately; its Atom feed is linked in the head. */
+export function statusPage(view: { open: Announcement[]; past: Announcement[]; now: number }): Html {
   const row = (a: Announcement) =>
-    html`<li><strong>${kindLabel(a.kind)}: ${a.title}</strong> — ${time(a.starts)} to ${time(a.ends)}<br>${a.body}</li>`;
-  const current = announcements.filter((a) => a.starts <= now);
-  const upcoming = announcements.filter((a) => a.starts > now);
+    html`<li id="${announcementAnchor(a)}"><strong>${kindLabel(a.kind)}: ${a.title}</strong> — ${time(a.starts)} to ${time(a.ends)}<br>${a.body}</li>`;
+  const current = view.open.filter((a) => a.starts <= view.now);
+  const upcoming = view.open.filter((a) => a.starts > view.now);
   return html`<section><h2>Current</h2>${current.length ? html`<ul>${current.map(row)}</ul>` : html`<p>No current incidents or maintenance.</p>`}</section>
-<section><h2>Upcoming</h2>${upcoming.length ? html`<ul>${upcoming.map(row)}</ul>` : html`<p>Nothing scheduled.</p>`}</section>`;
+<section><h2>Upcoming</h2>${upcoming.length ? html`<ul>${upcoming.map(row)}</ul>` : html`<p>Nothing scheduled.</p>`}</section>
+${view.past.length ? html`<section><h2>Past 30 days</h2><ul>${view.past.map(row)}</ul></section>` : ''}
+<p><a href="status.atom">Atom feed</a> of every announcement</p>`;
 }
 
 export const COPY_SCRIPT =

@@ -1,0 +1,109 @@
+import type { Logger } from '@atrium/core';
+import type { Kysely } from 'kysely';
+import {
+  claimDelivery,
+  type DueDelivery,
+  dueDeliveries,
+  markDelivered,
+  markDeliveryFailed,
+} from '../storage/announcement-deliveries.js';
+import type { InferenceDatabase } from '../storage/schema.js';
+import type { AnnounceConfig } from './channel-config.js';
+import type { Channel } from './channels.js';
+import { DeliveryError, deliver } from './deliver.js';
+
+const BATCH = 20;
+
+/**
+ * Posts pending announcements to the configured chat channels in the background, as the outbox mailer sends
+ * emails: each delivery is claimed (so several processes on one database post it once), posted, and marked sent
+ * or failed; a failure is retried with a doubling delay up to `attempts` times, except a permanent refusal.
+ * Channels are posted to independently, so one that fails or hangs holds up no other. Secrets are never logged.
+ */
+export class ChannelSender {
+  private readonly channels: ReadonlyMap<string, Channel>;
+  private readonly leaseMs: number;
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+
+  /** `channels`: the configured ones with their secrets read (`resolveChannels`). */
+  constructor(
+    private readonly db: Kysely<InferenceDatabase>,
+    channels: readonly Channel[],
+    private readonly config: AnnounceConfig,
+    private readonly logger: Pick<Logger, 'warn' | 'error'>,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.channels = new Map(channels.map((c) => [c.name, c]));
+    // An attempt in progress keeps its delivery from the other processes well past its own time limit.
+    this.leaseMs = Math.max(60_000, config.timeoutMs * 4);
+  }
+
+  /** The names of the configured channels, in configuration order: each announcement gets one delivery per name. */
+  get channelNames(): string[] {
+    return [...this.channels.keys()];
+  }
+
+  /** Posts what is pending now, then looks again every `pollIntervalMs`. */
+  start(): void {
+    if (this.channels.size === 0) return;
+    this.timer = setInterval(() => this.kick(), this.config.pollIntervalMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Starts a delivery round (or another one right after the running one) without waiting for it. */
+  kick(): void {
+    if (this.closed || this.channels.size === 0) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.deliverDue()
+      .catch((error: unknown) =>
+        this.logger.error({ error: (error as Error).message }, 'announcement channel delivery stopped'),
+      )
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async deliverDue(): Promise<void> {
+    for (;;) {
+      const due = await dueDeliveries(this.db, this.clock(), BATCH);
+      await Promise.all(due.map((delivery) => this.attempt(delivery)));
+      if (due.length < BATCH || this.closed) return;
+    }
+  }
+
+  private async attempt(delivery: DueDelivery): Promise<void> {
+    if (!(await claimDelivery(this.db, delivery, this.clock() + this.leaseMs))) return;
+    const attempt = delivery.attempts + 1;
+    const channel = this.channels.get(delivery.channel);
+    try {
+      if (!channel) throw new DeliveryError(`the channel '${delivery.channel}' is not configured`, true);
+      await deliver(channel, delivery.id, delivery.announcement, this.config);
+      await markDelivered(this.db, delivery.id, this.clock());
+    } catch (error) {
+      const reason = error instanceof DeliveryError ? error.message : 'internal error';
+      const last = (error instanceof DeliveryError && error.permanent) || attempt >= this.config.attempts;
+      const retryAt = last ? undefined : this.clock() + this.config.retryDelayMs * 2 ** (attempt - 1);
+      await markDeliveryFailed(this.db, delivery.id, reason, retryAt);
+      const fields = { delivery_id: delivery.id, channel: delivery.channel, attempt, error: reason };
+      if (last) this.logger.error(fields, 'announcement channel delivery failed');
+      else this.logger.warn(fields, 'announcement channel delivery failed; it will be retried');
+    }
+  }
+}
