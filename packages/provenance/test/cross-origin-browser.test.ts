@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request as forward, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -49,15 +49,15 @@ describe.skipIf(!chromiumAvailable)('aiida-explorer calls replayed in Chromium f
     await page?.close();
   });
 
-  /** Opens the replay page against `api` (…/api/v4) and returns what it fetched, after `screenshot` if given. */
-  async function replay(api: string, screenshot?: string): Promise<{ replay: Replay; count: string | null }> {
+  /** Opens the replay page against `api` (…/api/v4): what it fetched, its node count and a screenshot. */
+  async function replay(api: string): Promise<{ replay: Replay; count: string | null; png: Buffer }> {
     const tab = await browser.newPage({ viewport: { width: 1100, height: 800 } });
     try {
       await tab.goto(`${page.origin}/?api_url=${encodeURIComponent(api)}`);
       await tab.locator('body[data-done]').waitFor({ timeout: 30_000 });
-      if (screenshot) await tab.screenshot({ path: `${SCREENSHOTS}${screenshot}`, fullPage: true });
       const result = await tab.evaluate(() => (globalThis as unknown as { replay: Replay }).replay);
-      return { replay: result, count: await tab.locator('#node-count').textContent() };
+      const png = await tab.screenshot({ fullPage: true });
+      return { replay: result, count: await tab.locator('#node-count').textContent(), png };
     } finally {
       await tab.close();
     }
@@ -71,7 +71,7 @@ describe.skipIf(!chromiumAvailable)('aiida-explorer calls replayed in Chromium f
     async (_name, archive, screenshot) => {
       const api: RunningApi = await serveArchive(archive, 'sqlite');
       try {
-        const { replay: result, count } = await replay(`${api.base}/api/v4`, screenshot);
+        const { replay: result, count, png } = await replay(`${api.base}/api/v4`);
         expect(result.error).toBeUndefined();
         expect(result.calls.filter((c) => !c.ok)).toEqual([]);
         const numbers = new Set(result.calls.map((c) => c.n));
@@ -99,6 +99,7 @@ describe.skipIf(!chromiumAvailable)('aiida-explorer calls replayed in Chromium f
             data,
           ]);
         }
+        writeFileSync(`${SCREENSHOTS}${screenshot}`, png);
       } finally {
         await api.stop();
       }
