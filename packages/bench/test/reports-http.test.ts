@@ -118,6 +118,14 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     expect(last.branch.head.version).toEqual({ number: 1, hash: '2'.repeat(40) });
     expect((await bench.call('GET', `/v0/projects/the-computer/reports/${uuids[1]}`)).status).toBe(404);
     expect((await bench.call('DELETE', `/v0/projects/the-computer/reports/${uuids[2]}`)).status).toBe(401);
+    const next = await post({
+      start_time: at(40),
+      end_time: at(41),
+      hash: '3'.repeat(40),
+      results: [bmf({ b: { latency: 4 } })],
+    });
+    const following = (await next.json()) as Json;
+    expect(following.branch.head.version).toEqual({ number: 2, hash: '3'.repeat(40) });
   });
 
   it('takes concurrent reports that create the same branch, testbed and benchmarks', async () => {

@@ -21,19 +21,44 @@ export interface ResolvedStartPoint {
 }
 
 /** The newest version of a head, or the newest with `hash` (falling back to the newest when unknown). */
-async function latestVersion(db: Db, headUuid: string, hash: string | null | undefined): Promise<Version | undefined> {
-  const base = db
-    .selectFrom('version')
-    .innerJoin('head_version', 'head_version.version_uuid', 'version.uuid')
-    .selectAll('version')
-    .where('head_version.head_uuid', '=', headUuid)
-    .orderBy('version.number', 'desc')
-    .limit(1);
+async function latestVersion(
+  db: Db,
+  projectUuid: string,
+  headUuid: string,
+  hash: string | null | undefined,
+): Promise<Version | undefined> {
   if (hash) {
-    const matching = await base.where('version.hash', '=', hash.toLowerCase()).executeTakeFirst();
+    const matching = await versionWithHash(db, projectUuid, headUuid, hash.toLowerCase());
     if (matching) return matching;
   }
-  return base.executeTakeFirst();
+  return db
+    .selectFrom('head_version')
+    .innerJoin('version', 'version.uuid', 'head_version.version_uuid')
+    .selectAll('version')
+    .where('head_version.head_uuid', '=', headUuid)
+    .orderBy('head_version.number', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The newest version of the head with this hash: by the hash index, then membership in the head. */
+function versionWithHash(db: Db, projectUuid: string, headUuid: string, hash: string): Promise<Version | undefined> {
+  return db
+    .selectFrom('version')
+    .selectAll()
+    .where('project_uuid', '=', projectUuid)
+    .where('hash', '=', hash)
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('head_version')
+          .select('head_version.version_uuid')
+          .where('head_version.head_uuid', '=', headUuid)
+          .whereRef('head_version.version_uuid', '=', 'version.uuid'),
+      ),
+    )
+    .orderBy('number', 'desc')
+    .limit(1)
+    .executeTakeFirst();
 }
 
 /** Fallible, as in Bencher: an unknown branch or one without versions is no start point. */
@@ -45,7 +70,7 @@ export async function resolveStartPoint(
 ): Promise<ResolvedStartPoint | undefined> {
   const branch = await findDimension<Branch>(db, 'branch', projectUuid, branchId);
   if (!branch?.head_uuid) return undefined;
-  const version = await latestVersion(db, branch.head_uuid, hash);
+  const version = await latestVersion(db, projectUuid, branch.head_uuid, hash);
   return version ? { branch, headUuid: branch.head_uuid, version } : undefined;
 }
 
@@ -91,18 +116,17 @@ export async function startNewHead(
   branch.head_uuid = head.uuid;
   if (startPoint) {
     const versions = await db
-      .selectFrom('version')
-      .innerJoin('head_version', 'head_version.version_uuid', 'version.uuid')
-      .select('version.uuid')
-      .where('head_version.head_uuid', '=', startPoint.headUuid)
-      .where('version.number', '<=', startPoint.version.number)
-      .orderBy('version.number', 'desc')
+      .selectFrom('head_version')
+      .select(['version_uuid', 'number'])
+      .where('head_uuid', '=', startPoint.headUuid)
+      .where('number', '<=', startPoint.version.number)
+      .orderBy('number', 'desc')
       .limit(options.maxVersions)
       .execute();
     if (versions.length > 0) {
       await db
         .insertInto('head_version')
-        .values(versions.map((version) => ({ head_uuid: head.uuid, version_uuid: version.uuid })))
+        .values(versions.map((version) => ({ head_uuid: head.uuid, ...version })))
         .execute();
     }
     if (options.cloneThresholds)
@@ -183,21 +207,13 @@ export async function versionForReport(
   hash: string | undefined,
 ): Promise<Version> {
   if (hash) {
-    const existing = await db
-      .selectFrom('version')
-      .innerJoin('head_version', 'head_version.version_uuid', 'version.uuid')
-      .selectAll('version')
-      .where('head_version.head_uuid', '=', headUuid)
-      .where('version.hash', '=', hash)
-      .orderBy('version.number', 'desc')
-      .executeTakeFirst();
+    const existing = await versionWithHash(db, projectUuid, headUuid, hash);
     if (existing) return existing;
   }
   const latest = await db
-    .selectFrom('version')
-    .innerJoin('head_version', 'head_version.version_uuid', 'version.uuid')
-    .select((eb) => eb.fn.max('version.number').as('number'))
-    .where('head_version.head_uuid', '=', headUuid)
+    .selectFrom('head_version')
+    .select((eb) => eb.fn.max('number').as('number'))
+    .where('head_uuid', '=', headUuid)
     .executeTakeFirst();
   const top = latest?.number;
   const version: Version = {
@@ -207,7 +223,10 @@ export async function versionForReport(
     hash: hash ?? null,
   };
   await db.insertInto('version').values(version).execute();
-  await db.insertInto('head_version').values({ head_uuid: headUuid, version_uuid: version.uuid }).execute();
+  await db
+    .insertInto('head_version')
+    .values({ head_uuid: headUuid, version_uuid: version.uuid, number: version.number })
+    .execute();
   return version;
 }
 

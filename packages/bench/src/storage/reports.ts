@@ -88,19 +88,24 @@ export async function deleteReport(db: Db, report: { uuid: string; version_uuid:
   await db.deleteFrom('head_version').where('version_uuid', '=', version.uuid).execute();
   await db.deleteFrom('version').where('uuid', '=', version.uuid).execute();
   if (heads.length === 0) return;
+  const headUuids = heads.map((head) => head.head_uuid);
+  await db
+    .updateTable('head_version')
+    .set((eb) => ({ number: eb('number', '-', 1) }))
+    .where('version_uuid', 'in', (eb) =>
+      eb
+        .selectFrom('head_version')
+        .select('version_uuid')
+        .where('head_uuid', 'in', headUuids)
+        .where('number', '>', version.number),
+    )
+    .execute();
   await db
     .updateTable('version')
     .set((eb) => ({ number: eb('number', '-', 1) }))
     .where('number', '>', version.number)
     .where('uuid', 'in', (eb) =>
-      eb
-        .selectFrom('head_version')
-        .select('version_uuid')
-        .where(
-          'head_uuid',
-          'in',
-          heads.map((head) => head.head_uuid),
-        ),
+      eb.selectFrom('head_version').select('version_uuid').where('head_uuid', 'in', headUuids),
     )
     .execute();
 }

@@ -19,12 +19,11 @@ type SampleRow = { benchmark_uuid: string; value: number; position: number };
  */
 function reportsOfHead(query: SampleQuery, limit: number | null): RawBuilder<unknown> {
   const window = query.since === null ? sql`` : sql`and r.start_time >= ${query.since}`;
-  const newest = limit === null ? sql`` : sql`order by v.number desc, r.start_time desc limit ${limit}`;
+  const newest = limit === null ? sql`` : sql`order by hv.number desc, r.start_time desc limit ${limit}`;
   return sql`
-    select r.uuid, v.number, r.start_time
+    select r.uuid, hv.number, r.start_time
     from head_version hv
-    join version v on v.uuid = hv.version_uuid
-    join report r on r.version_uuid = v.uuid
+    join report r on r.version_uuid = hv.version_uuid
     where hv.head_uuid = ${query.headUuid} and r.testbed_uuid = ${query.testbedUuid} ${window}
     ${newest}`;
 }

@@ -105,6 +105,8 @@ export interface VersionTable {
 export interface HeadVersionTable {
   head_uuid: string;
   version_uuid: string;
+  /** The version's number (copied from `version`, for the index on head and number). */
+  number: number;
 }
 
 export interface ThresholdTable {

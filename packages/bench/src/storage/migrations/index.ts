@@ -7,6 +7,7 @@ import { alertProjectMigration } from './0005_alert_project.js';
 import { anonymousCreationsMigration } from './0006_anonymous_creations.js';
 import { perfCoveringMigration } from './0007_perf_covering.js';
 import { accountsMigration } from './0008_accounts.js';
+import { headVersionNumberMigration } from './0009_head_version_number.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
@@ -17,4 +18,5 @@ export const benchMigrations: Migrations = {
   '0006_anonymous_creations': anonymousCreationsMigration,
   '0007_perf_covering': perfCoveringMigration,
   '0008_accounts': accountsMigration,
+  '0009_head_version_number': headVersionNumberMigration,
 };
