@@ -9,7 +9,7 @@ export const HELP = `atrium — inference, provenance and benchmark tracking in 
 Usage:
   atrium serve [--services inference,provenance,bench] [--config FILE] [--data-dir DIR]
   atrium inference make-test-model <out.gguf>
-  atrium inference create-account|create-project|list-projects|add-member|add-grant|set-allocation|set-rate|convert|top-up|set-limits|list-resources|requests|approve|reject|create-key|list-keys|revoke-key|usage|announce … [--json]
+  atrium inference create-account|create-project|list-projects|add-member|add-grant|set-allocation|set-rate|convert|top-up|set-limits|list-resources|requests|approve|reject|create-key|list-keys|revoke-key|usage|announce|outbox … [--json]
   atrium inference --help | atrium inference <subcommand> --help
   atrium bench <run|mock|up|down|logs|archive|unarchive|perf|RESOURCE> …
   atrium provenance serve <archive-or-url>... [--port 5000] [--host H] [--data-dir DIR]

@@ -49,6 +49,7 @@ const OPTIONS = {
   model: { type: 'string' },
   to: { type: 'string' },
   by: { type: 'string' },
+  limit: { type: 'string' },
 } as const;
 
 const DAY_MS = 86_400_000;
@@ -134,6 +135,8 @@ async function run(
     }
     case 'requests':
       return ops.openRequests();
+    case 'outbox':
+      return ops.outbox(values.limit === undefined ? 50 : number(values, 'limit'));
     case 'announce':
       return ops.announce({
         kind: required(values, 'kind'),
@@ -205,7 +208,8 @@ export async function inferenceAdmin(command: string, args: string[]): Promise<v
   try {
     // What the gateway serves: the configured models, else the embedded default.
     const models = new Set(servedModelConfigs(config.inference).map((m) => m.id));
-    const ops = new OperatorCommands(database.db, config.inference.smtp ? 'smtp' : 'outbox');
+    const channels = config.inference.announce.channels.map((c) => c.name);
+    const ops = new OperatorCommands(database.db, config.inference.smtp ? 'smtp' : 'outbox', channels);
     const result = await run(ops, command, values, models);
     process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : human(command, result));
   } catch (error) {

@@ -21,8 +21,10 @@ const USAGE: Record<string, string> = {
   requests: 'atrium inference requests   (open service-desk requests)',
   approve: 'atrium inference approve --request ID --operator EMAIL',
   reject: 'atrium inference reject --request ID --operator EMAIL',
-  announce:
-    'atrium inference announce --kind maintenance|incident|model_change --title T [--body B] --start DATE --end DATE',
+  announce: `atrium inference announce --kind maintenance|incident|model_change --title T [--body B] --start DATE --end DATE
+      queues an email to every subscriber and a post to every chat channel ([[inference.announce.channels]])`,
+  outbox: `atrium inference outbox [--limit N]
+      the newest N (default 50) chat-channel posts and emails: status (pending, sent, failed…), attempts, last error`,
   'create-key': `atrium inference create-key --project P --alias A [--budget TOKENS] [--period day|week|month|Nd] [--models a,b]
       --models: ids of models the gateway serves (the embedded test model when none is configured)`,
   'list-keys': `atrium inference list-keys [--project P]

@@ -1,6 +1,7 @@
 type Row = Record<string, unknown>;
 
 const day = (ms: unknown) => (typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 10) : '-');
+const time = (ms: unknown) => (typeof ms === 'number' ? new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z') : '-');
 const text = (value: unknown) => (value === null || value === undefined ? '-' : String(value));
 
 /** The columns of each listing: header and how to show a row's value. */
@@ -32,6 +33,16 @@ const COLUMNS: Record<string, [string, (row: Row) => string][]> = {
     ['TPM', (r) => text(r.tokens_per_minute)],
     ['CONCURRENT', (r) => text(r.concurrent_requests)],
     ['ID', (r) => text(r.id)],
+  ],
+  outbox: [
+    ['TYPE', (o) => text(o.type)],
+    ['TO', (o) => text(o.to)],
+    ['SUBJECT', (o) => text(o.subject)],
+    ['STATUS', (o) => text(o.status)],
+    ['ATTEMPTS', (o) => text(o.attempts)],
+    ['QUEUED', (o) => time(o.created)],
+    ['SENT', (o) => time(o.sent_at)],
+    ['LAST ERROR', (o) => text(o.last_error)],
   ],
   usage: [
     ['GROUP', (u) => text(u.group)],

@@ -1,7 +1,7 @@
-import { queueEmails } from '@atrium/core';
+import { latestOutbox, queueEmails } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { Account } from '../storage/accounts.js';
-import { queueDeliveries } from '../storage/announcement-deliveries.js';
+import { latestDeliveries, queueDeliveries } from '../storage/announcement-deliveries.js';
 import { insertAnnouncement, subscriberEmails } from '../storage/announcements.js';
 import type { AnnouncementTable, InferenceDatabase } from '../storage/schema.js';
 import { invalid, refused } from './errors.js';
@@ -72,3 +72,40 @@ export async function postAnnouncement(
 }
 
 export const kindLabel = (kind: AnnouncementTable['kind']): string => KIND_LABEL[kind];
+
+/** One line of the outbox as the operator CLI lists it: a chat-channel delivery or an email. */
+export interface OutboxEntry {
+  type: 'channel' | 'email';
+  /** The channel's name or the recipient's email. */
+  to: string;
+  subject: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  created: number;
+  sent_at: number | null;
+}
+
+/** The newest `limit` channel deliveries, then the newest `limit` emails. */
+export async function outboxEntries(db: Kysely<InferenceDatabase>, limit: number): Promise<OutboxEntry[]> {
+  const [deliveries, emails] = await Promise.all([latestDeliveries(db, limit), latestOutbox(db, limit)]);
+  const entry = (
+    type: OutboxEntry['type'],
+    to: string,
+    subject: string,
+    row: Omit<OutboxEntry, 'type' | 'to' | 'subject'>,
+  ) => ({
+    type,
+    to,
+    subject,
+    status: row.status,
+    attempts: row.attempts,
+    last_error: row.last_error,
+    created: row.created,
+    sent_at: row.sent_at,
+  });
+  return [
+    ...deliveries.map((d) => entry('channel', d.channel, `${kindLabel(d.kind)}: ${d.title}`, d)),
+    ...emails.map((m) => entry('email', m.recipient, m.subject, m)),
+  ];
+}

@@ -23,7 +23,7 @@ import { setNodeHourRate } from '../storage/rates.js';
 import { type ResourceLimits, resourcesWithProjects } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
-import { type Delivery, type NewAnnouncement, postAnnouncement } from './announcements.js';
+import { type Delivery, type NewAnnouncement, outboxEntries, postAnnouncement } from './announcements.js';
 import { invalid, notFound } from './errors.js';
 import { createKey, type NewKey, revokeKey } from './keys.js';
 import { fromMicro } from './pricing.js';
@@ -133,6 +133,13 @@ export class OperatorCommands {
   async announce(input: NewAnnouncement) {
     const posted = await postAnnouncement(this.db, null, input, Date.now(), this.delivery, this.channels);
     return { ...posted.announcement, recipients: posted.recipients, channels: posted.channels };
+  }
+
+  /** The outbox: the newest chat-channel deliveries and emails with their delivery state. */
+  outbox(limit: number) {
+    if (!(Number.isSafeInteger(limit) && limit > 0 && limit <= 1_000))
+      throw invalid('the limit must be 1 to 1000', 'limit');
+    return outboxEntries(this.db, limit);
   }
 
   /** Creates a key (the secret is returned once). */
