@@ -100,6 +100,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   const origins = options.http.corsOrigins;
   await app.register(cors, {
     origin: origins.includes('*') ? '*' : origins,
+    // The plugin's default (GET, HEAD, POST) would make browsers refuse the services' PATCH, PUT and DELETE.
+    methods: ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'],
     exposedHeaders: ['x-request-id', ...(options.exposedHeaders ?? [])],
     // A plain OPTIONS (no Access-Control-Request-Method) is not a malformed preflight: let routes answer it.
     strictPreflight: false,
