@@ -1,7 +1,8 @@
 // `npm run bench -- soak [seconds] [sqlite|postgres|both]`: all three services as real `atrium serve` processes
 // under a mixed workload at 16 connections each for `seconds` (default 150), on SQLite and on PostgreSQL.
 // Per service: requests, errors (non-2xx and socket errors), p50/p99, and the process RSS sampled every 5 s
-// (at the end of warm-up, at the end, and the slope in between).
+// (at the end of warm-up, at the end, and the slope in between). A third argument, e.g. `bench` or
+// `bench,provenance`, runs only those services (for profiling one of them).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLED_ARCHIVE } from '@atrium/provenance';
@@ -137,8 +138,13 @@ function slopePerMinute(points: [number, number][]): number {
   return (sxy / sxx) * 60;
 }
 
-async function soak(dialect: Dialect, seconds: number, upstream: string) {
-  const workloads = await Promise.all([inference(dialect, upstream), provenance(dialect), bench(dialect)]);
+async function soak(dialect: Dialect, seconds: number, upstream: string, only: Service[]) {
+  const starters: Record<Service, () => Promise<Workload>> = {
+    inference: () => inference(dialect, upstream),
+    provenance: () => provenance(dialect),
+    bench: () => bench(dialect),
+  };
+  const workloads = await Promise.all(only.map((service) => starters[service]()));
   const warmUp = Math.min(30, seconds / 5);
   const samples = new Map<Service, [number, number][]>(workloads.map((w) => [w.running.service, []]));
   const started = performance.now();
@@ -190,10 +196,11 @@ export default async function soakBench(args: string[]): Promise<BenchReport> {
   const seconds = Number(args[0] ?? 150);
   const which = args[1] ?? 'both';
   const dialects: Dialect[] = which === 'both' ? ['sqlite', 'postgres'] : [which as Dialect];
+  const only = (args[2]?.split(',') ?? ['inference', 'provenance', 'bench']) as Service[];
   const upstream = await startFixedUpstream(recordedVllm);
   const rows = [];
   try {
-    for (const dialect of dialects) rows.push(...(await soak(dialect, seconds, upstream.origin)));
+    for (const dialect of dialects) rows.push(...(await soak(dialect, seconds, upstream.origin, only)));
   } finally {
     await upstream.close();
   }
