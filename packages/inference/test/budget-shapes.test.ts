@@ -1,6 +1,6 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, expect, it } from 'vitest';
-import { reservedOutputTokens, reservedPromptTokens } from '../src/tenancy/estimate.js';
+import { estimateChatPromptTokens, reservedOutputTokens, reservedPromptTokens } from '../src/tenancy/estimate.js';
 import type { ChatRequest } from '../src/wire/chat.js';
 import { METERED_CONTEXT, METERED_MODEL, type MeteredGateway, startMeteredGateway } from './support/metered-gateway.js';
 import { NO_USAGE, OVER_REPORT } from './support/metering-upstream.js';
@@ -129,7 +129,10 @@ function reservation(shape: Shape): number {
   const body = shape.body as unknown as ChatRequest;
   const request: ChatRequest =
     shape.path === '/v1/messages' ? { ...body, max_completion_tokens: body.max_tokens ?? null } : body;
-  return reservedPromptTokens(request, METERED_CONTEXT) + reservedOutputTokens(request, METERED_CONTEXT);
+  return (
+    reservedPromptTokens(estimateChatPromptTokens(request), METERED_CONTEXT) +
+    reservedOutputTokens(request, METERED_CONTEXT)
+  );
 }
 
 describeEachDialect('budgets against every request shape', ({ url }) => {

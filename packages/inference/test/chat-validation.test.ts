@@ -1,8 +1,9 @@
 import type { HttpError } from '@atrium/core';
 import { describe, expect, it } from 'vitest';
 import { type ModelConfig, modelSchema } from '../src/config.js';
+import { estimateChatPromptTokens } from '../src/tenancy/estimate.js';
 import type { ChatRequest } from '../src/wire/chat.js';
-import { estimatePromptTokens, TOOLS_DISABLED_MESSAGE, validateChatRequest } from '../src/wire/chat-validation.js';
+import { TOOLS_DISABLED_MESSAGE, validateChatRequest } from '../src/wire/chat-validation.js';
 import { classifyPart, isMediaUrlAllowed } from '../src/wire/content-parts.js';
 
 const model = (extra: Record<string, unknown> = {}): ModelConfig =>
@@ -21,7 +22,7 @@ const image = (url: string) => ({ type: 'image_url', image_url: { url } });
 
 function failure(req: ChatRequest, target = model()): HttpError | undefined {
   try {
-    validateChatRequest(req, target, hosts);
+    validateChatRequest(req, target, hosts, estimateChatPromptTokens(req));
     return undefined;
   } catch (error) {
     return error as HttpError;
@@ -113,7 +114,7 @@ describe('validateChatRequest', () => {
       request({ max_tokens: 999 }),
       model(),
       'context_length_exceeded',
-      /maximum context length is 1000 tokens\. However, you requested 1004 tokens \(about 5 in the messages, 999 in the completion\)/,
+      /maximum context length is 1000 tokens\. However, you requested 1005 tokens \(about 6 in the messages, 999 in the completion\)/,
     ],
     [
       'max_completion_tokens wins',
@@ -136,10 +137,12 @@ describe('validateChatRequest', () => {
     if (code !== undefined) expect(error?.status).toBe(400);
   });
 
-  it('estimates about four characters per token plus template overhead', () => {
-    expect(
-      estimatePromptTokens(request({ messages: [user('x'.repeat(400)), user([{ type: 'text', text: 'abcd' }])] })),
-    ).toBe(101 + 8);
+  // The prompt estimate of user('x'.repeat(3960)) is 8 + 8 + 4 + 3960 = 3980 bytes: about 995 tokens at 4 per token.
+  it.each([
+    [5, undefined],
+    [6, 'context_length_exceeded'],
+  ])('the context check takes 4 bytes per token of the prompt estimate (max_tokens %i)', (max_tokens, code) => {
+    expect(failure(request({ messages: [user('x'.repeat(3960))], max_tokens }))?.code).toBe(code);
   });
 });
 

@@ -239,7 +239,7 @@ describe('gateway over the embedded engine (generated test model, official opena
         gateway.client.chat.completions.create({ model: TEST_MODEL_ID, messages: user('x'), max_tokens: 9000 }),
       );
       expect([long.status, long.code]).toEqual([400, 'context_length_exceeded']);
-      expect(long.message).toMatch(/maximum context length is 8192 tokens\. However, you requested 9005 tokens/);
+      expect(long.message).toMatch(/maximum context length is 8192 tokens\. However, you requested 9006 tokens/);
     });
 
     it('refuses embeddings input the API does not allow', async () => {

@@ -66,8 +66,8 @@ describe('prompt estimate: every field a chat template can render counts', () =>
 
   it('reserves at most the context length for the prompt', () => {
     const long = chat({ messages: [user('x'.repeat(10_000))] });
-    expect(reservedPromptTokens(long, 4096)).toBe(4096);
-    expect(reservedPromptTokens(chat(), 4096)).toBe(BASE);
+    expect(reservedPromptTokens(estimateChatPromptTokens(long), 4096)).toBe(4096);
+    expect(reservedPromptTokens(estimateChatPromptTokens(chat()), 4096)).toBe(BASE);
   });
 });
 
@@ -143,7 +143,7 @@ describe('fields whose cost the gateway cannot bound', () => {
     ['best_of over 1', { best_of: 4 }, 'best_of'],
     ['a request chat_template', { chat_template: '{{ messages }}' }, 'chat_template'],
   ])('%s', (_name, extra, param) => {
-    const error = caught(() => validateChatRequest(chat(extra), model, new Set()));
+    const error = caught(() => validateChatRequest(chat(extra), model, new Set(), BASE));
     expect(error && { status: error.status, param: error.param }).toEqual(
       param === undefined ? undefined : { status: 400, param },
     );

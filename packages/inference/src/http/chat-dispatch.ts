@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalogue, ServedModel } from '../catalogue.js';
 import type { UpstreamResponse } from '../router/upstream-group.js';
 import { allowsModel } from '../tenancy/active-key.js';
-import { reservedOutputTokens, reservedPromptTokens } from '../tenancy/estimate.js';
+import { estimateChatPromptTokens, reservedOutputTokens, reservedPromptTokens } from '../tenancy/estimate.js';
 import type { ChatRequest } from '../wire/chat.js';
 import { validateChatRequest } from '../wire/chat-validation.js';
 import { toUpstreamChatBody } from '../wire/upstream-request.js';
@@ -38,9 +38,10 @@ export async function dispatchChat(
   chat: ChatRequest,
   allowedMediaHosts: ReadonlySet<string>,
 ): Promise<ChatDispatch> {
-  validateChatRequest(chat, served.config, allowedMediaHosts);
+  const estimate = estimateChatPromptTokens(chat);
+  validateChatRequest(chat, served.config, allowedMediaHosts, estimate);
   const { contextLength } = served.config;
-  const promptEstimate = reservedPromptTokens(chat, contextLength);
+  const promptEstimate = reservedPromptTokens(estimate, contextLength);
   const maxOutput = reservedOutputTokens(chat, contextLength);
   const admitted = await admit(request, reply, served.config, promptEstimate, maxOutput);
   const signal = clientGone(reply);

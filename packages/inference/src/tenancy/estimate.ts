@@ -51,9 +51,8 @@ export function estimateChatPromptTokens(request: ChatRequest): number {
 }
 
 /** The prompt a chat request reserves: its estimate, at most the context length (the model server refuses longer). */
-export function reservedPromptTokens(request: ChatRequest, contextLength: number): number {
-  return Math.min(estimateChatPromptTokens(request), contextLength);
-}
+export const reservedPromptTokens = (promptEstimate: number, contextLength: number): number =>
+  Math.min(promptEstimate, contextLength);
 
 /**
  * The most output a chat request can produce: `n` choices of its `max_completion_tokens`/`max_tokens`, else of

@@ -1,53 +1,40 @@
 import { HttpError } from '@atrium/core';
 import type { ModelConfig } from '../config.js';
-import { type ChatRequest, requestedOutputTokens } from './chat.js';
+import { type ChatRequest, type ContentPart, requestedOutputTokens } from './chat.js';
 import { classifyPart, isMediaUrlAllowed } from './content-parts.js';
 
 /** vLLM's wording, which agent clients recognise, for tools sent to a model served without tool parsing. */
 export const TOOLS_DISABLED_MESSAGE =
   '"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set';
 
-const CHARS_PER_TOKEN = 4;
-const TOKENS_PER_MESSAGE = 4;
+/** Typical UTF-8 bytes per token of text: the context check's likely prompt is the byte estimate over this. */
+const BYTES_PER_TOKEN = 4;
 
-/**
- * A cheap prompt-size estimate (the gateway has no tokenizer): about 4 characters per token plus a few tokens
- * of chat template per message. The upstream still enforces the exact limit.
- */
-export function estimatePromptTokens(request: ChatRequest): number {
-  let chars = 0;
-  for (const message of request.messages) {
-    const content = message.content;
-    if (typeof content === 'string') chars += content.length;
-    else if (Array.isArray(content)) {
-      for (const part of content) if (typeof part.text === 'string') chars += part.text.length;
-    }
-  }
-  return Math.ceil(chars / CHARS_PER_TOKEN) + TOKENS_PER_MESSAGE * request.messages.length;
-}
+const partParam = (m: number, p: number) => `messages[${m}].content[${p}]`;
 
 function checkContent(request: ChatRequest, model: ModelConfig, allowedHosts: ReadonlySet<string>): void {
-  for (const [m, message] of request.messages.entries()) {
-    if (!Array.isArray(message.content)) continue;
-    for (const [p, part] of message.content.entries()) {
-      const param = `messages[${m}].content[${p}]`;
-      const classified = classifyPart(part);
+  const messages = request.messages;
+  for (let m = 0; m < messages.length; m++) {
+    const content = messages[m]?.content;
+    if (!Array.isArray(content)) continue;
+    for (let p = 0; p < content.length; p++) {
+      const classified = classifyPart(content[p] as ContentPart);
       if ('refused' in classified)
-        throw new HttpError(400, 'invalid_content_part', `${param}: ${classified.refused}`, param);
+        throw new HttpError(400, 'invalid_content_part', `${partParam(m, p)}: ${classified.refused}`, partParam(m, p));
       if (!model.modalities.includes(classified.modality)) {
         throw new HttpError(
           400,
           'unsupported_modality',
-          `${param} is ${classified.modality} input, which model '${model.id}' does not accept (it accepts ${model.modalities.join(', ')})`,
-          param,
+          `${partParam(m, p)} is ${classified.modality} input, which model '${model.id}' does not accept (it accepts ${model.modalities.join(', ')})`,
+          partParam(m, p),
         );
       }
       if (classified.url !== undefined && !isMediaUrlAllowed(classified.url, allowedHosts)) {
         throw new HttpError(
           400,
           'media_url_not_allowed',
-          `${param}: only data: URLs are accepted for media, or http(s) URLs on the configured allowlist`,
-          param,
+          `${partParam(m, p)}: only data: URLs are accepted for media, or http(s) URLs on the configured allowlist`,
+          partParam(m, p),
         );
       }
     }
@@ -96,8 +83,8 @@ function checkUnboundedFields(request: ChatRequest): void {
   }
 }
 
-function checkContextLength(request: ChatRequest, model: ModelConfig): void {
-  const prompt = estimatePromptTokens(request);
+function checkContextLength(request: ChatRequest, model: ModelConfig, promptEstimate: number): void {
+  const prompt = Math.ceil(promptEstimate / BYTES_PER_TOKEN);
   const output = requestedOutputTokens(request) ?? 0;
   if (prompt + output <= model.contextLength) return;
   throw new HttpError(
@@ -108,8 +95,17 @@ function checkContextLength(request: ChatRequest, model: ModelConfig): void {
   );
 }
 
-/** Everything the gateway can refuse before a request reaches a model server. */
-export function validateChatRequest(request: ChatRequest, model: ModelConfig, allowedHosts: ReadonlySet<string>): void {
+/**
+ * Everything the gateway can refuse before a request reaches a model server. `promptEstimate` is the request's
+ * upper prompt estimate (`estimateChatPromptTokens`, about its UTF-8 bytes), the one the budget reserves; the
+ * context check takes the typical 4 bytes per token of it, and the model server enforces the exact limit.
+ */
+export function validateChatRequest(
+  request: ChatRequest,
+  model: ModelConfig,
+  allowedHosts: ReadonlySet<string>,
+  promptEstimate: number,
+): void {
   if (request.stream_options != null && request.stream !== true) {
     throw new HttpError(
       400,
@@ -121,5 +117,5 @@ export function validateChatRequest(request: ChatRequest, model: ModelConfig, al
   checkUnboundedFields(request);
   checkTools(request, model);
   checkContent(request, model, allowedHosts);
-  checkContextLength(request, model);
+  checkContextLength(request, model, promptEstimate);
 }
