@@ -2,7 +2,14 @@ import { statSync } from 'node:fs';
 import { sql } from 'kysely';
 import { openArchive } from './archive/open-archive.js';
 import { readZipDirectory } from './archive/zip.js';
-import { SERVING_INDEXES, TRIGRAM_EXTENSION, TRIGRAM_INDEXES, trigramIndex } from './storage/aiida/ddl.js';
+import {
+  COVERING_INDEXES,
+  PATTERN_INDEXES,
+  SERVING_INDEXES,
+  TRIGRAM_EXTENSION,
+  TRIGRAM_INDEXES,
+  trigramIndex,
+} from './storage/aiida/ddl.js';
 import { type AiidaStore, openAiidaPostgres } from './storage/aiida/open.js';
 
 export interface SourceReport {
@@ -43,9 +50,10 @@ async function missingIndexes(store: AiidaStore): Promise<string[]> {
     select tablename, indexdef from pg_indexes where schemaname = current_schema()`.execute(store.db);
   const has = (table: string, test: (definition: string) => boolean) =>
     rows.some((r) => r.tablename === table && test(r.indexdef.replace(/\s+/g, ' ')));
-  const plain = SERVING_INDEXES.filter(([, table, columns]) => !has(table, (d) => d.includes(`(${columns})`))).map(
-    ([, table, columns]) => `create index on ${table} (${columns})`,
-  );
+  // LIKE prefix filters (`node_type=like="data%"`) need the pattern operator class on a non-C collation.
+  const plain = [...SERVING_INDEXES, ...COVERING_INDEXES, ...PATTERN_INDEXES]
+    .filter(([, table, columns]) => !has(table, (d) => d.includes(`(${columns})`)))
+    .map(([, table, columns]) => `create index on ${table} (${columns})`);
   // Substring filters (`label=like="%…%"`) scan every row without a trigram index.
   const trigram = TRIGRAM_INDEXES.filter(
     ([, table, column]) => !has(table, (d) => d.includes('gin_trgm_ops') && d.includes(`(${column} `)),

@@ -3,7 +3,13 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync,
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import SqliteDatabase from 'better-sqlite3';
-import { NODE_TEXT_INDEX, NODE_TEXT_TABLE, SERVING_INDEXES } from '../storage/aiida/ddl.js';
+import {
+  CACHE_INDEXES,
+  COVERING_INDEXES,
+  NODE_TEXT_INDEX,
+  NODE_TEXT_TABLE,
+  SERVING_INDEXES,
+} from '../storage/aiida/ddl.js';
 import { type AiidaStore, openAiidaSqlite } from '../storage/aiida/open.js';
 import { diskObjectStore } from './disk-objectstore.js';
 import { convertLegacyArchive, readLegacyFiles } from './legacy-archive.js';
@@ -49,11 +55,13 @@ export async function readArchiveMetadata(path: string, entries: Map<string, Zip
   return metadata;
 }
 
+const COPY_INDEXES = [...SERVING_INDEXES, ...COVERING_INDEXES, ...CACHE_INDEXES];
+
 /** Adds the indexes the API needs to our private copy, then gathers planner statistics. */
 function prepareCopy(path: string): void {
   const sqlite = new SqliteDatabase(path);
   try {
-    for (const [name, table, columns] of SERVING_INDEXES) {
+    for (const [name, table, columns] of COPY_INDEXES) {
       sqlite.exec(`create index if not exists ${name} on ${table} (${columns})`);
     }
     for (const statement of NODE_TEXT_INDEX) sqlite.exec(statement);
@@ -63,9 +71,25 @@ function prepareCopy(path: string): void {
   }
 }
 
+/** Caches made by an older version lack some of today's indexes: they are added once, in place. */
+function upgradeCopy(path: string): void {
+  const sqlite = new SqliteDatabase(path, { readonly: true });
+  let missing: boolean;
+  try {
+    const has = sqlite.prepare('select 1 from sqlite_master where name = ?');
+    missing = [...COPY_INDEXES.map(([name]) => name), NODE_TEXT_TABLE].some((name) => has.get(name) === undefined);
+  } finally {
+    sqlite.close();
+  }
+  if (missing) prepareCopy(path);
+}
+
 async function extractDatabase(archive: string, entry: ZipEntry, cacheDir: string): Promise<string> {
   const target = join(cacheDir, 'db.sqlite3');
-  if (existsSync(target)) return target;
+  if (existsSync(target)) {
+    upgradeCopy(target);
+    return target;
+  }
   mkdirSync(cacheDir, { recursive: true });
   const partial = `${target}.${process.pid}.partial`;
   try {
@@ -84,7 +108,10 @@ const LEGACY_CONVERSION = 'legacy-2';
 /** Converts a legacy archive once into `<cacheDir>/` (database + loose object container). */
 async function convertOnce(path: string, cacheDir: string): Promise<string> {
   const target = join(cacheDir, 'db.sqlite3');
-  if (existsSync(target)) return target;
+  if (existsSync(target)) {
+    upgradeCopy(target);
+    return target;
+  }
   const partial = `${cacheDir}.${process.pid}.partial`;
   rmSync(partial, { recursive: true, force: true });
   try {
@@ -110,16 +137,6 @@ async function readMetadata(path: string, entries: Map<string, ZipEntry> | undef
  * `<cacheRoot>/<sha256>/`, indexed and opened read-only; repository objects stay in the zip. Legacy
  * formats (0.1 … 0.13, zip or tar.gz) are converted once into the same cache layout.
  */
-/** Caches made before the text index existed are served without it (same answers, substring filters scan). */
-function hasNodeText(databasePath: string): boolean {
-  const sqlite = new SqliteDatabase(databasePath, { readonly: true });
-  try {
-    return sqlite.prepare('select 1 from sqlite_master where name = ?').get(NODE_TEXT_TABLE) !== undefined;
-  } finally {
-    sqlite.close();
-  }
-}
-
 export async function openArchive(path: string, cacheRoot: string, queryTimeoutMs?: number): Promise<OpenedArchive> {
   const entries = await readZipDirectory(path).catch(() => undefined);
   const metadata = await readMetadata(path, entries);
@@ -128,12 +145,12 @@ export async function openArchive(path: string, cacheRoot: string, queryTimeoutM
   const dbEntry = entries?.get('db.sqlite3');
   if (entries && dbEntry && CURRENT_FORMATS.has(metadata.export_version)) {
     const databasePath = await extractDatabase(path, dbEntry, cacheDir);
-    const store = openAiidaSqlite(databasePath, queryTimeoutMs, hasNodeText(databasePath));
+    const store = openAiidaSqlite(databasePath, queryTimeoutMs, true);
     return { path, sha256, metadata, store, objects: zipObjectStore(path, entries), databasePath };
   }
   if (CURRENT_FORMATS.has(metadata.export_version)) throw new Error(`${path}: archive has no db.sqlite3`);
   const legacyDir = `${cacheDir}.${LEGACY_CONVERSION}`;
   const databasePath = await convertOnce(path, legacyDir);
-  const store = openAiidaSqlite(databasePath, queryTimeoutMs, hasNodeText(databasePath));
+  const store = openAiidaSqlite(databasePath, queryTimeoutMs, true);
   return { path, sha256, metadata, store, objects: diskObjectStore(join(legacyDir, 'container')), databasePath };
 }

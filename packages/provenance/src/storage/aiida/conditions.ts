@@ -14,8 +14,8 @@ function parameter(dialect: AiidaDialect, value: Scalar): unknown {
   return value;
 }
 
-/** A condition an index can answer first, implied by the filter (the filter itself still applies). */
-export type Prefilter = (filter: ColumnFilter) => RawBuilder<unknown> | undefined;
+/** A condition an index can answer first, implied by the filter on `column` (the filter itself still applies). */
+export type Prefilter = (filter: ColumnFilter, column: RawBuilder<unknown>) => RawBuilder<unknown> | undefined;
 
 /** One column comparison (`value === null` means IS [NOT] NULL). */
 export function compileFilter(
@@ -25,7 +25,7 @@ export function compileFilter(
   prefilter?: Prefilter,
 ): RawBuilder<unknown> {
   const exact = compileExact(filter, column, dialect);
-  const first = prefilter?.(filter);
+  const first = prefilter?.(filter, column);
   return first ? sql`(${first} and ${exact})` : exact;
 }
 
@@ -83,17 +83,114 @@ export function compileCondition(
   return compileFilter(condition, column(condition.column), dialect, prefilter);
 }
 
+/** Text columns of AiiDA's tables (a LIKE prefix on them is a range in their BINARY order on SQLite). */
+const TEXT_COLUMNS = new Set([
+  'uuid',
+  'node_type',
+  'process_type',
+  'label',
+  'description',
+  'hostname',
+  'scheduler_type',
+  'transport_type',
+  'type_string',
+  'email',
+  'first_name',
+  'last_name',
+  'institution',
+]);
+
+/** The literal text every match of a LIKE pattern (escape `\\`) starts with. */
+export function likePrefix(pattern: string): string {
+  let prefix = '';
+  let escaped = false;
+  for (const c of pattern) {
+    if (escaped) {
+      prefix += c;
+      escaped = false;
+    } else if (c === '\\') escaped = true;
+    else if (c === '%' || c === '_') break;
+    else prefix += c;
+  }
+  return prefix;
+}
+
+/** The least string above every string that starts with `prefix` (code point order, which is UTF-8 byte order). */
+export function prefixEnd(prefix: string): string | undefined {
+  const points = [...prefix];
+  for (let last = points.pop(); last !== undefined; last = points.pop()) {
+    const code = last.codePointAt(0) ?? 0;
+    if (code < 0x10ffff) return points.join('') + String.fromCodePoint(code === 0xd7ff ? 0xe000 : code + 1);
+  }
+  return undefined;
+}
+
 /**
- * On a SQLite cache copy with the node text index: `label`/`description` `like "%text%"` (three or more
- * characters, no other wildcard) first looks the text up in the trigram index (`GLOB`, case-sensitive as
- * the served LIKE), instead of reading every node.
+ * SQLite: `like "abc%…"` on a text column also gets the range `>= 'abc' and < 'abd'` (BINARY, as the
+ * case-sensitive LIKE), which an index on the column answers; SQLite's LIKE itself cannot use one.
  */
-export function nodeTextPrefilter(store: { dialect: AiidaDialect; nodeText?: boolean }): Prefilter | undefined {
-  if (store.dialect !== 'sqlite' || !store.nodeText) return undefined;
-  return ({ column, op, value }) => {
-    if (op !== 'like' || (column !== 'label' && column !== 'description') || typeof value !== 'string') return;
-    const text = /^%([^%_\\*?[\]]{3,})%$/.exec(value)?.[1];
-    if (!text) return;
-    return sql`e.id in (select rowid from ${sql.raw(NODE_TEXT_TABLE)} where ${sql.ref(column)} glob ${`*${text}*`})`;
-  };
+const prefixRange: Prefilter = ({ column, op, value }, ref) => {
+  if (op !== 'like' || !TEXT_COLUMNS.has(column) || typeof value !== 'string') return;
+  const prefix = likePrefix(value);
+  if (prefix === '' || /\p{Cs}/u.test(prefix)) return;
+  const low = sql`${ref} collate binary >= ${prefix}`;
+  const end = prefixEnd(prefix);
+  return end === undefined ? low : sql`${low} and ${ref} collate binary < ${end}`;
+};
+
+/** A LIKE pattern (escape `\\`) as the equivalent GLOB, and its longest run of literal characters. */
+export function likeToGlob(pattern: string): { glob: string; longestLiteral: number } {
+  let glob = '';
+  let run = 0;
+  let longestLiteral = 0;
+  let escaped = false;
+  for (const c of pattern) {
+    const literal = escaped || (c !== '%' && c !== '_' && c !== '\\');
+    if (!escaped && c === '\\') {
+      escaped = true;
+      continue;
+    }
+    escaped = false;
+    if (literal && !'*?['.includes(c)) {
+      glob += c;
+      run += 1;
+      longestLiteral = Math.max(longestLiteral, run);
+      continue;
+    }
+    run = 0;
+    glob += literal ? `[${c}]` : c === '%' ? '*' : '?';
+  }
+  return { glob, longestLiteral };
+}
+
+/**
+ * On a SQLite cache copy with the node text index: `label`/`description` `like` patterns with three or
+ * more literal characters in a row (`%relax%`, `relax%`, `%pw_relax%`) first look the rows up in the
+ * trigram index (the pattern as `GLOB`, case-sensitive as the served LIKE), instead of reading every node.
+ */
+const nodeText: Prefilter = ({ column, op, value }) => {
+  if (op !== 'like' || (column !== 'label' && column !== 'description') || typeof value !== 'string') return;
+  const { glob, longestLiteral } = likeToGlob(value);
+  if (longestLiteral < 3) return;
+  return sql`e.id in (select rowid from ${sql.raw(NODE_TEXT_TABLE)} where ${sql.ref(column)} glob ${glob})`;
+};
+
+/** A prefix range where an index has the column (not `description`), else the trigram lookup. */
+const nodeTextOrPrefixRange: Prefilter = (filter, ref) =>
+  (filter.column !== 'description' ? prefixRange(filter, ref) : undefined) ?? nodeText(filter, ref);
+
+/**
+ * The prefilters a SQLite store can answer from indexes, for a list of `table` (aliased `e`): prefix
+ * ranges on every cache copy, the trigram lookup on nodes when the copy has the text index. None on
+ * PostgreSQL, whose planner uses pattern and trigram indexes for LIKE by itself.
+ */
+export function indexPrefilter(
+  store: { dialect: AiidaDialect; nodeText?: boolean },
+  table: string,
+  { ranges = true } = {},
+): Prefilter | undefined {
+  if (store.dialect !== 'sqlite') return undefined;
+  const text = table === 'db_dbnode' && store.nodeText;
+  if (text) return ranges ? nodeTextOrPrefixRange : nodeText;
+  return ranges ? prefixRange : undefined;
 }

@@ -38,6 +38,28 @@ export const SERVING_INDEXES: [name: string, table: string, columns: string][] =
 ];
 
 /**
+ * Both backends: a covering index for the totals and page ids of the common filter combination
+ * (`ctime>…` with a node type or full type), read without touching the table.
+ */
+export const COVERING_INDEXES: [name: string, table: string, columns: string][] = [
+  ['atrium_node_ctime_types', 'db_dbnode', 'ctime, node_type, process_type, id'],
+];
+
+/** SQLite cache copies only: label prefixes and equality (`label=like="pw%"`; PostgreSQL has the trigram index). */
+export const CACHE_INDEXES: [name: string, table: string, columns: string][] = [
+  ['atrium_node_label', 'db_dbnode', 'label'],
+];
+
+/**
+ * PostgreSQL only: LIKE prefix filters (`node_type=like="data%"`, full types) use a btree only through the
+ * pattern operator class unless the database collation is C (AiiDA's own schema has these).
+ */
+export const PATTERN_INDEXES: [name: string, table: string, columns: string][] = [
+  ['atrium_node_type_pattern', 'db_dbnode', 'node_type varchar_pattern_ops'],
+  ['atrium_node_process_type_pattern', 'db_dbnode', 'process_type varchar_pattern_ops'],
+];
+
+/**
  * SQLite cache copies: an FTS5 trigram index (case-sensitive) over node labels and descriptions, so that
  * substring filters (`label=like="%relax%"`) look rows up instead of scanning every node.
  */
@@ -59,12 +81,17 @@ export const TRIGRAM_EXTENSION = 'create extension if not exists pg_trgm schema 
 export const trigramIndex = (table: string, column: string, name = '') =>
   `create index ${name ? `if not exists ${name} ` : ''}on ${table} using gin (${column} public.gin_trgm_ops)`;
 
-/** The serving indexes (and on PostgreSQL the trigram ones) for databases we load ourselves (tests, bench). */
+/** The serving and covering indexes (and on PostgreSQL the pattern and trigram ones) for databases we load ourselves (tests, bench). */
 export async function createServingIndexes(
   db: Kysely<AiidaDatabase>,
   dialect: AiidaDialect = 'postgres',
 ): Promise<void> {
-  for (const [name, table, columns] of SERVING_INDEXES) {
+  const indexes = [
+    ...SERVING_INDEXES,
+    ...COVERING_INDEXES,
+    ...(dialect === 'postgres' ? PATTERN_INDEXES : CACHE_INDEXES),
+  ];
+  for (const [name, table, columns] of indexes) {
     await sql`create index if not exists ${sql.raw(name)} on ${sql.table(table)} (${sql.raw(columns)})`.execute(db);
   }
   if (dialect !== 'postgres') return;

@@ -2,7 +2,8 @@ import { type RawBuilder, sql } from 'kysely';
 import type { ListQuery } from '../../wire/list-query.js';
 import type { OrderTerm } from '../../wire/request-params.js';
 import type { ResourceDefinition } from '../../wire/resources.js';
-import { compileCondition, nodeTextPrefilter } from './conditions.js';
+import { compileCondition, indexPrefilter } from './conditions.js';
+import { listPage } from './list-page.js';
 import type { AiidaDialect, AiidaStore } from './open.js';
 import { toDate, toJson } from './rows.js';
 
@@ -53,9 +54,32 @@ export interface Page {
   offset?: number;
 }
 
+/** One page of a list, once its total is known. */
+export interface PageQuery {
+  store: AiidaStore;
+  table: string;
+  projection: RawBuilder<unknown>;
+  query: ListQuery;
+  /** The list's condition with the prefilters indexes answer (also what the total counted). */
+  indexed: RawBuilder<unknown>;
+  total: number;
+  limit?: number;
+  offset: number;
+}
+
+/** The page as one statement: the condition, the ordering, LIMIT/OFFSET. */
+export async function plainPage(page: PageQuery, where = page.indexed): Promise<Row[]> {
+  const { store, table, projection, query, limit, offset } = page;
+  const { rows } = await sql<Row>`select ${projection} from ${sql.table(table)} as e where ${where} ${orderClause(
+    query.orderby,
+    entityColumn,
+  )} ${pageClause(store.dialect, limit, offset)}`.execute(store.db);
+  return rows;
+}
+
 /**
  * A resource list: the total first (paging is validated against it), then the rows of the page the
- * caller derives from that total. Two statements, no per-row queries.
+ * caller derives from that total. Two statements, no per-row queries (see `listPage`).
  */
 export async function listEntities(
   store: AiidaStore,
@@ -64,17 +88,13 @@ export async function listEntities(
   query: ListQuery,
   page: (total: number) => Page,
 ): Promise<{ total: number; rows: Row[] }> {
-  const prefilter = resource.table === 'db_dbnode' ? nodeTextPrefilter(store) : undefined;
-  const where = compileCondition(query.where, entityColumn, store.dialect, prefilter);
-  const total = await countEntities(store, resource, where);
-  const { limit, offset } = page(total);
+  const indexed = compileCondition(query.where, entityColumn, store.dialect, indexPrefilter(store, resource.table));
+  const total = await countEntities(store, resource, indexed);
+  const { limit, offset = 0 } = page(total);
   const projection = sql.join(columns.map((c) => entityColumn(c)));
-  const result =
-    await sql<Row>`select ${projection} from ${sql.table(resource.table)} as e where ${where} ${orderClause(
-      query.orderby,
-      entityColumn,
-    )} ${pageClause(store.dialect, limit, offset)}`.execute(store.db);
-  return { total, rows: result.rows.map((row) => normalizeRow(resource, row)) };
+  const request: PageQuery = { store, table: resource.table, projection, query, indexed, total, limit, offset };
+  const rows = await listPage(request);
+  return { total, rows: rows.map((row) => normalizeRow(resource, row)) };
 }
 
 /** Expands a uuid prefix (dashes optional) to the inclusive uuid range it covers. */
