@@ -106,6 +106,8 @@ describe('gateway over a recorded vLLM upstream', () => {
           capabilities: { embeddings: true },
           backend: { type: 'upstream', replicas: [upstream.origin], model: 'Qwen/Qwen3-32B' },
         },
+        // Asked for under its public id, the upstream still answers with the name it loaded (Qwen/Qwen3-32B).
+        { id: 'acme/unnamed', contextLength: 32_768, backend: { type: 'upstream', replicas: [upstream.origin] } },
       ],
     });
   });
@@ -148,6 +150,21 @@ describe('gateway over a recorded vLLM upstream', () => {
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Paris.');
     expect(chunks.every((c) => c.model === 'qwen/qwen3-32b' && c.usage === undefined)).toBe(true);
+  });
+
+  it('names the public id in answers and stream chunks when the upstream names another model', async () => {
+    nextStatus = undefined;
+    const completion = await gateway.client.chat.completions.create({ model: 'acme/unnamed', messages: user('x') });
+    expect(completion.model).toBe('acme/unnamed');
+    const stream = await gateway.client.chat.completions.create({
+      model: 'acme/unnamed',
+      messages: user('x'),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const models = new Set<string>();
+    for await (const chunk of stream) models.add(chunk.model);
+    expect([...models]).toEqual(['acme/unnamed']);
   });
 
   it('re-wraps upstream errors: client errors truncated, failures as 502 without upstream text', async () => {

@@ -25,7 +25,7 @@ export function registerChatRoutes(
       admitted.served(() => reportedUsage(raw) && (completion.usage as ServedUsage));
       return reply.type('application/json').send(JSON.stringify(completion));
     }
-    const relay = new SseRelay(usageRequestOf(body), served.rename);
+    const relay = new SseRelay(usageRequestOf(body), served.config.id);
     admitted.served(() => parseUsage(relay.lastUsage));
     relayStream(reply, upstream, relay, catalogue.streamKeepaliveMs);
     return reply;

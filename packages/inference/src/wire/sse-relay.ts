@@ -3,6 +3,7 @@ import type { UsageRequest } from './upstream-request.js';
 const EVENT_END = '\n\n';
 const USAGE_KEY = '"usage":';
 const FINAL_USAGE_MARK = '"choices":[]';
+const MODEL_KEY = '"model":';
 
 /** The end (exclusive) of the JSON value starting at `start`: `null` or an object without strings holding braces. */
 function valueEnd(text: string, start: number): number {
@@ -16,21 +17,38 @@ function valueEnd(text: string, start: number): number {
   return -1;
 }
 
+/** The end (index of the closing quote) of the JSON string whose opening quote is at `start`; -1 if cut off. */
+function stringEnd(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 92) i++;
+    else if (c === 34) return i;
+  }
+  return -1;
+}
+
 /**
- * Relays an upstream OpenAI-style SSE stream event by event without parsing chunks as JSON. Usage is always
- * requested upstream with running totals; the relay remembers the latest totals and removes them from the
- * chunks unless the client asked for them (`"usage":` cannot occur unescaped inside a JSON string, so a string
- * search finds only the key). Events that need no change are passed through as they came.
+ * Relays an upstream OpenAI-style SSE stream event by event without parsing chunks as JSON. Every chunk names
+ * the public model id, as non-stream answers do (model servers name what they loaded, e.g. vLLM its first
+ * `--served-model-name`). Usage is always requested upstream with running totals; the relay remembers the
+ * latest totals and removes them from the chunks unless the client asked for them. `"usage":` and `"model":`
+ * cannot occur unescaped inside a JSON string, so a string search finds only keys (an OpenAI chunk has no
+ * other `model` key than its own). Events that need no change are passed through as they came.
  */
 export class SseRelay {
   private pending = '';
   /** The raw JSON of the latest usage object seen, for accounting after the stream ends or is abandoned. */
   lastUsage: string | undefined;
 
+  /** The public model id as it appears inside a JSON string. */
+  private readonly model: string;
+
   constructor(
     private readonly usage: UsageRequest,
-    private readonly rename?: { from: string; to: string },
-  ) {}
+    model: string,
+  ) {
+    this.model = JSON.stringify(model).slice(1, -1);
+  }
 
   /** Feeds decoded upstream text; returns the text to write to the client ('' when nothing is complete yet). */
   push(text: string): string {
@@ -39,7 +57,6 @@ export class SseRelay {
     if (lastEnd === -1) return '';
     const complete = this.pending.slice(0, lastEnd + EVENT_END.length);
     this.pending = this.pending.slice(lastEnd + EVENT_END.length);
-    if (!complete.includes(USAGE_KEY) && this.rename === undefined) return complete;
     let out = '';
     let start = 0;
     while (start < complete.length) {
@@ -55,8 +72,21 @@ export class SseRelay {
     return this.pending;
   }
 
+  /** The event with its chunk's `model` value replaced by the public id (unchanged when it already says it). */
+  private withPublicModel(event: string): string {
+    const key = event.indexOf(MODEL_KEY);
+    if (key === -1) return event;
+    let quote = key + MODEL_KEY.length;
+    while (event.charCodeAt(quote) === 32) quote++;
+    if (event.charCodeAt(quote) !== 34) return event;
+    const end = stringEnd(event, quote);
+    if (end === -1) return event;
+    if (end - quote - 1 === this.model.length && event.startsWith(this.model, quote + 1)) return event;
+    return `${event.slice(0, quote + 1)}${this.model}${event.slice(end)}`;
+  }
+
   private relayEvent(event: string): string {
-    const renamed = this.rename ? event.replace(`"model":"${this.rename.from}"`, `"model":"${this.rename.to}"`) : event;
+    const renamed = this.withPublicModel(event);
     const key = renamed.indexOf(USAGE_KEY);
     if (key === -1) return renamed;
     const valueStart = key + USAGE_KEY.length;
