@@ -7,16 +7,11 @@ import {
   alertsPage,
   DIMENSIONS,
   dashboardPage,
-  dimensionPage,
-  dimensionsPage,
   keysPage,
-  membersPage,
   notFoundPage,
   projectNav,
   reportPage,
   reportsPage,
-  settingsPage,
-  thresholdsPage,
   userSettingsPage,
 } from './pages.js';
 import { perfPage } from './perf.js';
@@ -44,6 +39,11 @@ async function projectsPage(path, title) {
   );
 }
 
+const organizationNav = (org) =>
+  h`<nav class="row" aria-label="Organization"><strong>${org}</strong>${['projects', 'members', 'settings'].map(
+    (page) => h`<a href="/console/organizations/${org}/${page}">${page[0].toUpperCase() + page.slice(1)}</a>`,
+  )}</nav>`;
+
 async function orgProjectsPage(org) {
   await projectsPage(`/v0/organizations/${org}/projects`, 'Projects');
   $('#app').insertAdjacentHTML(
@@ -70,7 +70,7 @@ async function consoleHome() {
   show(
     h`<section><h2>Organizations</h2><ul>${list.map(
       (o) =>
-        h`<li><a href="/console/organizations/${o.slug}/projects">${o.name}</a> · <a href="/console/organizations/${o.slug}/members">Members</a></li>`,
+        h`<li><a href="/console/organizations/${o.slug}/projects">${o.name}</a> · <a href="/console/organizations/${o.slug}/members">Members</a> · <a href="/console/organizations/${o.slug}/settings">Settings</a></li>`,
     )}</ul><p><a href="/console/users/${session().user.slug}/keys">Your API keys</a></p></section><div id="projects"></div>`,
   );
   if (list.length === 1) {
@@ -89,7 +89,7 @@ async function projectPages(slug, rest, console) {
   const project = reply.data;
   document.title = `📈 ${project.name} · Atrium bench`;
   const base = console ? `/console/projects/${project.slug}` : `/perf/${project.slug}`;
-  const [kind, id] = rest;
+  const [kind, id, action] = rest;
   if (console && (kind === undefined || kind === 'perf')) {
     if (kind === undefined) return location.replace(`${base}/plots`);
   }
@@ -100,11 +100,20 @@ async function projectPages(slug, rest, console) {
   if (kind === 'plots') return dashboardPage(project, base, editable);
   if (kind === 'reports') return id ? reportPage(project, base, id) : reportsPage(project, base);
   if (kind === 'alerts') return id ? alertPage(project, base, id, editable) : alertsPage(project, base, editable);
-  if (kind === 'thresholds') return thresholdsPage(project);
-  if (kind in DIMENSIONS)
+  // The management pages load their modules on demand, so the perf page does not.
+  if (kind === 'thresholds') {
+    const manage = console && editable;
+    if (manage && (id === 'add' || action === 'edit'))
+      return (await import('./threshold-form.js')).thresholdFormPage(project, base, id === 'add' ? undefined : id);
+    const { thresholdPage, thresholdsPage } = await import('./thresholds.js');
+    return id ? thresholdPage(project, base, id, manage) : thresholdsPage(project, base, manage);
+  }
+  if (kind in DIMENSIONS) {
+    const { dimensionPage, dimensionsPage } = await import('./dimensions.js');
     return id ? dimensionPage(project, base, kind, id, editable) : dimensionsPage(project, base, kind);
+  }
   if (console && kind === 'keys') return keysPage(`/v0/projects/${project.slug}/keys`, 'Project keys');
-  if (console && kind === 'settings') return settingsPage(project);
+  if (console && kind === 'settings') return (await import('./settings.js')).projectSettingsPage(project);
   notFoundPage();
 }
 
@@ -126,8 +135,12 @@ async function route() {
   }
   if (second === undefined) return consoleHome();
   if (second === 'projects' && third) return projectPages(third, rest, true);
+  if (second === 'organizations' && third && ['members', 'settings'].includes(rest[0])) {
+    show(h`${organizationNav(third)}<div id="content"></div>`);
+    if (rest[0] === 'members') return (await import('./members.js')).membersPage(third);
+    return (await import('./settings.js')).organizationSettingsPage(third);
+  }
   show(h`<div id="content"></div>`);
-  if (second === 'organizations' && third && rest[0] === 'members') return membersPage(third);
   if (second === 'organizations' && third) return orgProjectsPage(third);
   if (second === 'users' && rest[0] === 'keys') return keysPage(`/v0/users/${third}/keys`, 'API keys');
   if (second === 'users') return userSettingsPage();

@@ -1,9 +1,9 @@
-// Project pages: dashboard of pinned plots, reports, alerts, thresholds, dimensions, keys and settings.
+// Project pages: dashboard of pinned plots, reports and alerts, keys; the project menu and the not-found page.
 import { api, failure, get, session } from './api.js';
-import { $, date, h, notify, pager, params, raw, setParams, show } from './dom.js';
+import { $, date, h, notify, params, raw, show } from './dom.js';
+import { dayOf, listPage } from './list.js';
 import { drawPlot } from './plot.js';
 
-const PER_PAGE = 20;
 export const DIMENSIONS = { branches: 'Branch', testbeds: 'Testbed', benchmarks: 'Benchmark', measures: 'Measure' };
 
 export const notFoundPage = () =>
@@ -30,55 +30,34 @@ export function projectNav(project, base, console) {
   return h`<nav class="row" aria-label="Project"><strong>${project.name}</strong>${links.map(([path, label]) => h`<a href="${href(path)}">${label}</a>`)}</nav>`;
 }
 
-/** A paginated list page: `row` renders one item as table cells. */
-async function listPage(title, path, head, row, { archived = false, extra = '' } = {}) {
-  const p = params();
-  const page = Number(p.get('page') ?? 1) || 1;
-  const query = new URLSearchParams({ per_page: String(PER_PAGE), page: String(page) });
-  for (const name of ['search', 'archived', 'start_time', 'end_time', 'branch', 'testbed'])
-    if (p.get(name)) query.set(name, p.get(name));
-  const reply = await get(`${path}?${query}`);
-  if (!reply.ok)
-    return show(
-      h`<section class="error" role="alert">Failed to fetch ${title.toLowerCase()}: ${failure(reply)}</section>`,
-      $('#content'),
-    );
-  const filters = archived
-    ? h`<label><input type="checkbox" id="archived" ${raw(p.get('archived') === 'true' ? 'checked' : '')}> Show archived</label>`
-    : '';
-  show(
-    h`<section><div class="row"><h2>${title}</h2>${filters}${extra}</div>${
-      reply.data.length
-        ? h`<table data-testid="list"><tr>${head.map((cell) => h`<th>${cell}</th>`)}</tr>${reply.data.map((item) => h`<tr>${row(item)}</tr>`)}</table>`
-        : h`<p class="muted">No ${title.toLowerCase()} found.</p>`
-    }${pager(reply.total || 0, page, PER_PAGE)}</section>`,
-    $('#content'),
-  );
-  $('#content').onchange = (event) => {
-    if (event.target.id === 'archived') {
-      setParams({ archived: event.target.checked ? 'true' : null, page: null });
-      listPage(title, path, head, row, { archived, extra });
-    }
-  };
-  $('#content').onclick = (event) => {
-    const button = event.target.closest('button[data-page]');
-    if (!button) return;
-    setParams({ page: button.dataset.page });
-    listPage(title, path, head, row, { archived, extra });
-  };
-  return reply;
-}
-
 const alertsSummary = (report) => (report.alerts?.length ? `🚨 ${report.alerts.length}` : '');
 
-export const reportsPage = (project, base) =>
-  listPage(
+/** A text filter suggesting the project's branches or testbeds (name, slug or UUID all work). */
+const dimensionFilter = (name, label, items) =>
+  h`<label>${label} <input data-param="${name}" list="${name}-options" value="${params().get(name) ?? ''}" placeholder="any"></label><datalist id="${name}-options">${items.map(
+    (d) => h`<option value="${d.slug}">${d.name}</option>`,
+  )}</datalist>`;
+
+/** Reports, newest first, filtered by branch, testbed and start date (Bencher's query parameters). */
+export async function reportsPage(project, base) {
+  const [branches, testbeds] = await Promise.all(
+    ['branches', 'testbeds'].map(
+      async (kind) => (await get(`/v0/projects/${project.slug}/${kind}?per_page=255`)).data ?? [],
+    ),
+  );
+  const filters = () =>
+    h`${dimensionFilter('branch', 'Branch', branches)}${dimensionFilter('testbed', 'Testbed', testbeds)}
+<label>From <input type="date" data-param="start_time" value="${dayOf(params().get('start_time'))}"></label>
+<label>To <input type="date" data-param="end_time" data-day="end" value="${dayOf(params().get('end_time'))}"></label>`;
+  return listPage(
     'Reports',
     `/v0/projects/${project.slug}/reports`,
     ['Started', 'Branch', 'Testbed', 'Adapter', 'Alerts'],
     (r) =>
       h`<td><a href="${base}/reports/${r.uuid}">${date(r.start_time)}</a></td><td>${r.branch.name}</td><td>${r.testbed.name}</td><td>${r.adapter}</td><td>${alertsSummary(r)}</td>`,
+    { archived: true, filters },
   );
+}
 
 function perfLink(base, report, benchmark, measure, limits) {
   const start = Date.parse(report.start_time);
@@ -144,7 +123,9 @@ export async function alertsPage(project, base, editable) {
       h`<td>${alertStatus(a)}</td><td><a href="${base}/alerts/${a.uuid}">${a.benchmark.name}</a></td><td>${a.threshold.branch.name}</td><td>${a.threshold.testbed.name}</td><td>${a.threshold.measure.name}</td><td>${date(a.created)}</td>`,
     { archived: true, extra: dismissAll },
   );
-  $('#dismiss-all')?.addEventListener('click', async () => {
+  // On #content, which outlives the list's re-renders.
+  $('#content').addEventListener('click', async (event) => {
+    if (event.target.id !== 'dismiss-all') return;
     const all = await get(`/v0/projects/${project.slug}/alerts?per_page=255&status=active`);
     for (const alert of all.data ?? [])
       await api('PATCH', `/v0/projects/${project.slug}/alerts/${alert.uuid}`, { status: 'dismissed' });
@@ -172,52 +153,6 @@ export async function alertPage(project, base, uuid, editable) {
     });
     if (!done.ok) return notify(`Failed to update the alert: ${failure(done)}`, 'error');
     alertPage(project, base, uuid, editable);
-  });
-}
-
-export const thresholdsPage = (project) =>
-  listPage(
-    'Thresholds',
-    `/v0/projects/${project.slug}/thresholds`,
-    ['Branch', 'Testbed', 'Measure', 'Model', 'Boundaries', 'Sample size', 'Window'],
-    (
-      t,
-    ) => h`<td>${t.branch.name}</td><td>${t.testbed.name}</td><td>${t.measure.name}</td><td>${t.model?.test ?? 'No model'}</td>
-<td>${t.model?.lower_boundary ?? '—'} / ${t.model?.upper_boundary ?? '—'}</td><td>${t.model?.min_sample_size ?? '—'} – ${t.model?.max_sample_size ?? '—'}</td><td>${t.model?.window ?? '—'}</td>`,
-    { archived: true },
-  );
-
-export const dimensionsPage = (project, base, kind) =>
-  listPage(
-    kind[0].toUpperCase() + kind.slice(1),
-    `/v0/projects/${project.slug}/${kind}`,
-    ['Name', 'Slug', 'Archived'],
-    (d) =>
-      h`<td><a href="${base}/${kind}/${d.slug}">${d.name}</a></td><td>${d.slug}</td><td>${d.archived ? date(d.archived) : ''}</td>`,
-    { archived: true },
-  );
-
-export async function dimensionPage(project, base, kind, id, editable) {
-  const path = `/v0/projects/${project.slug}/${kind}/${id}`;
-  const reply = await get(path);
-  if (!reply.ok)
-    return show(h`<section data-testid="not-found"><h2>${DIMENSIONS[kind]} Not Found</h2></section>`, $('#content'));
-  const d = reply.data;
-  show(
-    h`<section><div class="row"><h2>${DIMENSIONS[kind]}: ${d.name}</h2>${
-      editable
-        ? h`<button type="button" id="archive" data-archived="${d.archived ? 'false' : 'true'}">${d.archived ? 'Unarchive' : 'Archive'}</button>`
-        : ''
-    }</div>${d.archived ? h`<p class="notice" role="status">This ${DIMENSIONS[kind].toLowerCase()} was archived on ${date(d.archived)}.</p>` : ''}
-<table><tr><th>Name</th><td>${d.name}</td></tr><tr><th>Slug</th><td>${d.slug}</td></tr><tr><th>UUID</th><td>${d.uuid}</td></tr>${
-      d.units ? h`<tr><th>Units</th><td>${d.units}</td></tr>` : ''
-    }${d.head ? h`<tr><th>Head</th><td>${d.head.uuid}${d.head.start_point ? h` (start point: version ${d.head.start_point.version?.number ?? ''})` : ''}</td></tr>` : ''}</table></section>`,
-    $('#content'),
-  );
-  $('#archive')?.addEventListener('click', async (event) => {
-    const done = await api('PATCH', path, { archived: event.target.dataset.archived === 'true' });
-    if (!done.ok) return notify(`Failed to update: ${failure(done)}`, 'error');
-    dimensionPage(project, base, kind, id, editable);
   });
 }
 
@@ -284,36 +219,6 @@ export async function dashboardPage(project, base, editable) {
   };
 }
 
-export async function settingsPage(project) {
-  show(
-    h`<section><h2>Project settings</h2><form id="project-settings"><label>Name <input name="name" value="${project.name}" required maxlength="64"></label>
-<label>URL <input name="url" type="url" value="${project.url ?? ''}"></label>
-<label>Visibility <select name="visibility"><option ${raw(project.visibility === 'public' ? 'selected' : '')}>public</option><option ${raw(project.visibility === 'private' ? 'selected' : '')}>private</option></select></label>
-<button class="primary">Save</button></form></section>
-<section><h2>Delete project</h2><p>All reports, metrics and thresholds of this project are deleted.</p>
-<label>Type the project's slug to confirm <input id="confirm-delete" autocomplete="off"></label><button type="button" id="delete-project" disabled>Delete</button></section>`,
-    $('#content'),
-  );
-  $('#project-settings').onsubmit = async (event) => {
-    event.preventDefault();
-    const form = new FormData(event.target);
-    const done = await api('PATCH', `/v0/projects/${project.slug}`, {
-      name: form.get('name'),
-      url: form.get('url') || null,
-      visibility: form.get('visibility'),
-    });
-    notify(done.ok ? 'Project saved.' : `Failed to save: ${failure(done)}`, done.ok ? 'ok' : 'error');
-  };
-  $('#confirm-delete').oninput = (event) => {
-    $('#delete-project').disabled = event.target.value !== project.slug;
-  };
-  $('#delete-project').onclick = async () => {
-    const done = await api('DELETE', `/v0/projects/${project.slug}`);
-    if (done.ok) location.href = '/console';
-    else notify(`Failed to delete: ${failure(done)}`, 'error');
-  };
-}
-
 /** API keys (a user's, or a project's): created here, the secret shown once. */
 export async function keysPage(path, title) {
   const reply = await get(`${path}?per_page=100`);
@@ -350,24 +255,6 @@ export async function keysPage(path, title) {
     const done = await api('DELETE', `${path}/${uuid}`);
     if (!done.ok) return notify(`Failed to revoke: ${failure(done)}`, 'error');
     keysPage(path, title);
-  };
-}
-
-export async function membersPage(org) {
-  const reply = await get(`/v0/organizations/${org}/members?per_page=100`);
-  show(
-    h`<section><h2>Members</h2>${reply.ok ? h`<table><tr><th>Name</th><th>Email</th><th>Role</th></tr>${reply.data.map((m) => h`<tr><td>${m.name}</td><td>${m.email}</td><td>${m.role}</td></tr>`)}</table>` : h`<p class="error">${failure(reply)}</p>`}
-<form id="invite" class="row"><label>Email <input name="email" type="email" required></label><label>Role <select name="role"><option>leader</option></select></label><button class="primary">Invite</button></form></section>`,
-    $('#content'),
-  );
-  $('#invite').onsubmit = async (event) => {
-    event.preventDefault();
-    const form = new FormData(event.target);
-    const done = await api('POST', `/v0/organizations/${org}/members`, {
-      email: form.get('email'),
-      role: form.get('role'),
-    });
-    notify(done.ok ? 'Invitation sent.' : `Failed to invite: ${failure(done)}`, done.ok ? 'ok' : 'error');
   };
 }
 

@@ -1,0 +1,120 @@
+// Branches, testbeds, benchmarks and measures: searchable lists with the archived filter; detail pages to edit,
+// move a branch's start point, archive and delete.
+import { api, failure, get } from './api.js';
+import { deleteButton, wireDelete } from './confirm.js';
+import { $, date, h, notify, show } from './dom.js';
+import { listPage } from './list.js';
+import { DIMENSIONS } from './pages.js';
+
+const title = (kind) => kind[0].toUpperCase() + kind.slice(1);
+
+export const dimensionsPage = (project, base, kind) =>
+  listPage(
+    title(kind),
+    `/v0/projects/${project.slug}/${kind}`,
+    ['Name', 'Slug', 'Archived'],
+    (d) =>
+      h`<td><a href="${base}/${kind}/${d.slug}">${d.name}</a></td><td>${d.slug}</td><td>${d.archived ? date(d.archived) : ''}</td>`,
+    { archived: true, search: true },
+  );
+
+/** "branch name, version n (hash)" of a head's start point, linked to that branch. */
+async function startPointText(project, base, start) {
+  const from = await get(`/v0/projects/${project.slug}/branches/${start.branch}`);
+  const name = from.ok ? from.data.name : start.branch;
+  const version = start.version
+    ? ` version ${start.version.number}${start.version.hash ? ` (${start.version.hash})` : ''}`
+    : '';
+  return h`<a href="${base}/branches/${from.ok ? from.data.slug : start.branch}">${name}</a>${version}`;
+}
+
+const editForm = (kind, d) =>
+  h`<section><h3>Edit</h3><form id="edit-dimension" class="row"><label>Name <input name="name" value="${d.name}" required></label>
+<label>Slug <input name="slug" value="${d.slug}" required maxlength="64"></label>${
+    kind === 'measures' ? h`<label>Units <input name="units" value="${d.units}" required maxlength="64"></label>` : ''
+  }<button class="primary">Save</button></form></section>`;
+
+const startPointForm = () =>
+  h`<section><h3>Start point</h3><p class="muted">A new start point gives the branch a new head: its history starts from the start point's.</p>
+<form id="start-point" class="row"><label>Start-point branch <input name="branch" required placeholder="main"></label>
+<label>Hash (optional) <input name="hash" maxlength="64"></label><label>Max versions <input name="max_versions" type="number" min="1" value="255"></label>
+<label><input type="checkbox" name="clone_thresholds"> Clone thresholds</label><label><input type="checkbox" name="reset"> Reset</label>
+<button class="primary">Set start point</button></form></section>`;
+
+/** Only the fields that changed; an empty object when nothing did. */
+function changes(form, current) {
+  const body = {};
+  for (const [name, value] of new FormData(form)) {
+    const trimmed = String(value).trim();
+    if (trimmed !== current[name]) body[name] = trimmed;
+  }
+  return body;
+}
+
+export async function dimensionPage(project, base, kind, id, editable) {
+  const path = `/v0/projects/${project.slug}/${kind}/${id}`;
+  const label = DIMENSIONS[kind];
+  const [reply, deletable] = await Promise.all([
+    get(path),
+    editable ? get(`/v0/projects/${project.slug}/allowed/delete`) : { data: null },
+  ]);
+  if (!reply.ok) return show(h`<section data-testid="not-found"><h2>${label} Not Found</h2></section>`, $('#content'));
+  const d = reply.data;
+  const start = d.head?.start_point ? await startPointText(project, base, d.head.start_point) : '';
+  show(
+    h`<section><div class="row"><h2>${label}: ${d.name}</h2>${
+      editable
+        ? h`<button type="button" id="archive" data-archived="${d.archived ? 'false' : 'true'}">${d.archived ? 'Unarchive' : 'Archive'}</button>`
+        : ''
+    }</div>${d.archived ? h`<p class="notice" role="status">This ${label.toLowerCase()} was archived on ${date(d.archived)}.</p>` : ''}
+<table data-testid="dimension"><tr><th>Name</th><td>${d.name}</td></tr><tr><th>Slug</th><td>${d.slug}</td></tr><tr><th>UUID</th><td>${d.uuid}</td></tr>${
+      d.units ? h`<tr><th>Units</th><td>${d.units}</td></tr>` : ''
+    }${d.head ? h`<tr><th>Head</th><td>${d.head.uuid}</td></tr><tr><th>Start point</th><td data-testid="start-point">${start || '—'}</td></tr>` : ''}</table></section>${
+      editable ? h`${editForm(kind, d)}${kind === 'branches' ? startPointForm() : ''}` : ''
+    }${
+      deletable.data?.allowed
+        ? h`<section><h3>Delete</h3>${deleteButton(`Delete ${label.toLowerCase()}`, `Reports and thresholds that use this ${label.toLowerCase()} must be deleted first.`)}</section>`
+        : ''
+    }`,
+    $('#content'),
+  );
+  const again = () => dimensionPage(project, base, kind, id, editable);
+  $('#archive')?.addEventListener('click', async (event) => {
+    const done = await api('PATCH', path, { archived: event.target.dataset.archived === 'true' });
+    if (!done.ok) return notify(`Failed to update: ${failure(done)}`, 'error');
+    again();
+  });
+  $('#edit-dimension')?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = changes(event.target, d);
+    if (!Object.keys(body).length) return notify('Nothing changed.');
+    const done = await api('PATCH', path, body);
+    if (!done.ok) return notify(`Failed to update the ${label.toLowerCase()}: ${failure(done)}`, 'error');
+    if (done.data.slug !== d.slug)
+      return location.replace(
+        `${base}/${kind}/${done.data.slug}?notify_text=${encodeURIComponent(`${label} updated.`)}`,
+      );
+    notify(`${label} updated.`);
+    again();
+  });
+  $('#start-point')?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const startPoint = {
+      branch: String(form.get('branch')).trim(),
+      hash: String(form.get('hash')).trim() || null,
+      max_versions: Number(form.get('max_versions')) || null,
+      clone_thresholds: form.get('clone_thresholds') === 'on',
+      reset: form.get('reset') === 'on',
+    };
+    const done = await api('PATCH', path, { start_point: startPoint });
+    if (!done.ok) return notify(`Failed to set the start point: ${failure(done)}`, 'error');
+    notify('Start point set.');
+    again();
+  });
+  wireDelete($('#content'), async () => {
+    const done = await api('DELETE', path);
+    if (!done.ok) return notify(`Failed to delete: ${failure(done)}`, 'error');
+    location.href = `${base}/${kind}?notify_text=${encodeURIComponent(`${label} deleted.`)}`;
+  });
+}

@@ -1,0 +1,71 @@
+// Organization members: search, change role, remove (a second click confirms), and invitations by email with a role.
+import { api, failure, get } from './api.js';
+import { $, h, notify, raw, show } from './dom.js';
+import { listPage } from './list.js';
+
+const ROLES = ['leader', 'member'];
+
+const roleSelect = (member) =>
+  h`<select data-member="${member.slug}" aria-label="Role of ${member.name}">${ROLES.map((role) => h`<option ${raw(role === member.role ? 'selected' : '')}>${role}</option>`)}</select>`;
+
+export async function membersPage(org) {
+  const path = `/v0/organizations/${encodeURIComponent(org)}`;
+  const permission = async (name) => (await get(`${path}/allowed/${name}`)).data?.allowed === true;
+  const [invite, editRole, removeRole] = await Promise.all(['create_role', 'edit_role', 'delete_role'].map(permission));
+  show(
+    h`<div id="members"></div>${
+      invite
+        ? h`<section><h2>Invite a member</h2><p class="muted">The invitation is mailed with a link to accept it; the invitee joins with the role chosen here.</p>
+<form id="invite" class="row"><label>Email <input name="email" type="email" required></label><label>Name (optional) <input name="name" maxlength="64"></label>
+<label>Role <select name="role">${ROLES.map((role) => h`<option>${role}</option>`)}</select></label><button class="primary">Invite</button></form></section>`
+        : ''
+    }`,
+    $('#content'),
+  );
+  const list = () =>
+    listPage(
+      'Members',
+      `${path}/members`,
+      ['Name', 'Email', 'Role', ''],
+      (m) =>
+        h`<td>${m.name}</td><td>${m.email}</td><td>${editRole ? roleSelect(m) : m.role}</td><td>${
+          removeRole ? h`<button type="button" data-remove="${m.slug}">Remove</button>` : ''
+        }</td>`,
+      { search: true, root: '#members' },
+    );
+  await list();
+  const members = $('#members');
+  members.addEventListener('change', async (event) => {
+    const slug = event.target.dataset?.member;
+    if (!slug) return;
+    const done = await api('PATCH', `${path}/members/${slug}`, { role: event.target.value });
+    if (!done.ok) {
+      notify(`Failed to change the role: ${failure(done)}`, 'error');
+      return list();
+    }
+    notify(`${done.data.name} is now a ${done.data.role}.`);
+  });
+  members.addEventListener('click', async (event) => {
+    const button = event.target.closest('button[data-remove]');
+    if (!button) return;
+    if (!button.dataset.armed) {
+      button.dataset.armed = 'true';
+      button.textContent = 'Click again to remove';
+      return;
+    }
+    const done = await api('DELETE', `${path}/members/${button.dataset.remove}`);
+    if (!done.ok) return notify(`Failed to remove the member: ${failure(done)}`, 'error');
+    notify('Member removed.');
+    list();
+  });
+  $('#invite')?.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const form = new FormData(event.target);
+    const body = { email: String(form.get('email')).trim(), role: form.get('role') };
+    if (String(form.get('name')).trim()) body.name = String(form.get('name')).trim();
+    const done = await api('POST', `${path}/members`, body);
+    if (!done.ok) return notify(`Failed to invite: ${failure(done)}`, 'error');
+    notify(`Invitation sent to ${body.email} as ${body.role}.`);
+    event.target.reset();
+  });
+}

@@ -1,0 +1,104 @@
+// Project and organization settings: name, slug (and a project's URL and visibility), delete after typing the slug.
+import { api, failure, get } from './api.js';
+import { $, h, notify, raw, show } from './dom.js';
+
+const allowed = async (path) => (await get(path)).data?.allowed === true;
+
+/** The delete section: the button stays disabled until the slug is typed. */
+const deleteSection = (what, warning) =>
+  h`<section><h2>Delete ${what}</h2><p>${warning}</p>
+<label>Type the ${what}'s slug to confirm <input id="confirm-delete" autocomplete="off"></label><button type="button" id="delete" disabled>Delete ${what}</button></section>`;
+
+function wireDeleteBySlug(slug, action) {
+  $('#confirm-delete').oninput = (event) => {
+    $('#delete').disabled = event.target.value !== slug;
+  };
+  $('#delete').onclick = action;
+}
+
+/** Only the fields that changed; `url` may be cleared (null). */
+function changes(form, current) {
+  const body = {};
+  for (const [name, value] of new FormData(form)) {
+    const trimmed = String(value).trim();
+    const next = name === 'url' && trimmed === '' ? null : trimmed;
+    if (next !== (current[name] ?? null)) body[name] = next;
+  }
+  return body;
+}
+
+const selected = (on) => raw(on ? 'selected' : '');
+
+export async function projectSettingsPage(project) {
+  const path = `/v0/projects/${project.slug}`;
+  const [editable, deletable] = await Promise.all([allowed(`${path}/allowed/edit`), allowed(`${path}/allowed/delete`)]);
+  show(
+    h`<section><h2>Project settings</h2><form id="project-settings"><fieldset ${raw(editable ? '' : 'disabled')}>
+<label>Name <input name="name" value="${project.name}" required maxlength="64"></label>
+<label>Slug <input name="slug" value="${project.slug}" required maxlength="64"></label>
+<label>URL <input name="url" type="url" value="${project.url ?? ''}" placeholder="https://github.com/owner/repo"></label>
+<label>Visibility <select name="visibility"><option ${selected(project.visibility === 'public')}>public</option><option ${selected(project.visibility === 'private')}>private</option></select></label>
+<button class="primary">Save</button></fieldset></form></section>${
+      deletable
+        ? deleteSection(
+            'project',
+            'All reports, metrics, thresholds, alerts and pinned plots of this project are deleted.',
+          )
+        : ''
+    }`,
+    $('#content'),
+  );
+  $('#project-settings').onsubmit = async (event) => {
+    event.preventDefault();
+    const body = changes(event.target, project);
+    if (!Object.keys(body).length) return notify('Nothing changed.');
+    const done = await api('PATCH', path, body);
+    if (!done.ok) return notify(`Failed to save the project: ${failure(done)}`, 'error');
+    location.replace(
+      `/console/projects/${done.data.slug}/settings?notify_text=${encodeURIComponent('Project saved.')}`,
+    );
+  };
+  if (deletable)
+    wireDeleteBySlug(project.slug, async () => {
+      const done = await api('DELETE', path);
+      if (!done.ok) return notify(`Failed to delete the project: ${failure(done)}`, 'error');
+      location.href = `/console?notify_text=${encodeURIComponent(`Project ${project.name} deleted.`)}`;
+    });
+}
+
+export async function organizationSettingsPage(org) {
+  const path = `/v0/organizations/${encodeURIComponent(org)}`;
+  const reply = await get(path);
+  if (!reply.ok)
+    return show(h`<section data-testid="not-found"><h2>Organization Not Found</h2></section>`, $('#content'));
+  const organization = reply.data;
+  const [editable, deletable] = await Promise.all([allowed(`${path}/allowed/edit`), allowed(`${path}/allowed/delete`)]);
+  show(
+    h`<section><h2>Organization settings</h2><table><tr><th>UUID</th><td>${organization.uuid}</td></tr></table>
+<form id="organization-settings"><fieldset ${raw(editable ? '' : 'disabled')}><label>Name <input name="name" value="${organization.name}" required maxlength="64"></label>
+<label>Slug <input name="slug" value="${organization.slug}" required maxlength="64"></label><button class="primary">Save</button></fieldset></form></section>${
+      deletable
+        ? deleteSection('organization', 'All projects of this organization and all their data are deleted.')
+        : ''
+    }`,
+    $('#content'),
+  );
+  $('#organization-settings').onsubmit = async (event) => {
+    event.preventDefault();
+    const body = changes(event.target, organization);
+    if (!Object.keys(body).length) return notify('Nothing changed.');
+    const done = await api('PATCH', path, body);
+    if (!done.ok) return notify(`Failed to save the organization: ${failure(done)}`, 'error');
+    localStorage.removeItem('BENCHER_ORGANIZATION');
+    location.replace(
+      `/console/organizations/${done.data.slug}/settings?notify_text=${encodeURIComponent('Organization saved.')}`,
+    );
+  };
+  if (deletable)
+    wireDeleteBySlug(organization.slug, async () => {
+      const done = await api('DELETE', path);
+      if (!done.ok) return notify(`Failed to delete the organization: ${failure(done)}`, 'error');
+      localStorage.removeItem('BENCHER_ORGANIZATION');
+      location.href = `/console?notify_text=${encodeURIComponent(`Organization ${organization.name} deleted.`)}`;
+    });
+}

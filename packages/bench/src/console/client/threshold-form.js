@@ -1,0 +1,135 @@
+// The threshold create and edit forms. The rules are the server's own: `model.js` is the bench service's
+// compiled `boundary/model.js`, served as is, so the form refuses exactly what the API would.
+import { api, failure, get } from './api.js';
+import { $, h, notify, params, raw, show } from './dom.js';
+import { modelProblem } from './model.js';
+
+/** Bencher's order and names; t-test is the default. */
+export const TESTS = [
+  ['percentage', 'Percentage'],
+  ['z_score', 'z-score'],
+  ['t_test', 't-test'],
+  ['log_normal', 'Log Normal'],
+  ['iqr', 'Interquartile Range (IQR)'],
+  ['delta_iqr', 'Delta Interquartile Range (ΔIQR)'],
+  ['static', 'Static'],
+];
+
+/** What a boundary means for each test: help text and placeholder. */
+const BOUNDARY = {
+  static: ['an absolute value (any number)', '100'],
+  percentage: ['a decimal fraction ≥ 0 (0.50 is 50 %)', '0.50'],
+  z_score: ['a confidence in [0.5, 1): lower is stricter, higher is looser', '0.98'],
+  t_test: ['a confidence in [0.5, 1): lower is stricter, higher is looser', '0.98'],
+  log_normal: ['a confidence in [0.5, 1): lower is stricter, higher is looser', '0.98'],
+  iqr: ['an IQR multiplier ≥ 0', '3.0'],
+  delta_iqr: ['a ΔIQR multiplier ≥ 0', '3.0'],
+};
+
+export const MODEL_FIELDS = ['lower_boundary', 'upper_boundary', 'min_sample_size', 'max_sample_size', 'window'];
+
+const field = (name, label, value, help, placeholder, step) =>
+  h`<label>${label} <input type="number" name="${name}" step="${step}" placeholder="${placeholder}" value="${value ?? ''}" aria-describedby="${name}-help"></label><small class="muted" id="${name}-help">${help}</small>`;
+
+/** The inputs of one test, filled from `initial` when it is a model of that test. */
+function modelFields(test, initial) {
+  const value = (name) => (initial?.test === test ? initial[name] : null);
+  const [meaning, placeholder] = BOUNDARY[test];
+  const boundaries = h`${field('lower_boundary', 'Lower boundary', value('lower_boundary'), meaning, placeholder, 'any')}${field('upper_boundary', 'Upper boundary', value('upper_boundary'), meaning, placeholder, 'any')}`;
+  if (test === 'static') return h`<div class="row">${boundaries}</div>`;
+  const least = test === 'percentage' ? 1 : 2;
+  return h`<div class="row">${boundaries}</div><div class="row">${field('min_sample_size', 'Minimum sample size', value('min_sample_size'), `optional, an integer ≥ ${least}`, '2', '1')}${field('max_sample_size', 'Maximum sample size', value('max_sample_size'), `optional, an integer ≥ ${least}`, '64', '1')}${field('window', 'Window (seconds)', value('window'), 'optional, an integer ≥ 1', '525600', '1')}</div>`;
+}
+
+/** The model the form holds and why it is invalid (the server's words), if it is. */
+export function readModel(form) {
+  const model = { test: form.elements.test.value };
+  for (const name of MODEL_FIELDS) {
+    const input = form.elements[name];
+    if (input?.validity.badInput) return { model, problem: `${name} must be a number` };
+    model[name] = input && input.value.trim() !== '' ? Number(input.value) : null;
+  }
+  return { model, problem: modelProblem(model) };
+}
+
+/** `test` and the fields that are set: the flattened model Bencher's API takes. */
+const flattened = (model) => Object.fromEntries(Object.entries(model).filter(([, value]) => value !== null));
+
+const options = (items, selected) =>
+  items.map(
+    (item) =>
+      h`<option value="${item.uuid}" ${raw(item.slug === selected || item.uuid === selected ? 'selected' : '')}>${item.name}</option>`,
+  );
+
+async function dimensionSelects(project) {
+  const lists = await Promise.all(
+    ['branches', 'testbeds', 'measures'].map((kind) => get(`/v0/projects/${project.slug}/${kind}?per_page=255`)),
+  );
+  const p = params();
+  return h`<div class="row">${[
+    ['branch', 'Branch'],
+    ['testbed', 'Testbed'],
+    ['measure', 'Measure'],
+  ].map(
+    ([name, label], i) =>
+      h`<label>${label} <select name="${name}" required>${options(lists[i].data ?? [], p.get(name))}</select></label>`,
+  )}</div>`;
+}
+
+/**
+ * `/thresholds/add` (no `threshold`) posts a new threshold; `/thresholds/{t}/edit` replaces the model with a
+ * PUT, starting from the current one.
+ */
+export async function thresholdFormPage(project, base, uuid) {
+  const path = `/v0/projects/${project.slug}/thresholds`;
+  const current = uuid ? await get(`${path}/${uuid}`) : undefined;
+  if (current && !current.ok)
+    return show(h`<section data-testid="not-found"><h2>Threshold Not Found</h2></section>`, $('#content'));
+  const threshold = current?.data;
+  const initial = threshold?.model ?? null;
+  const test = initial?.test ?? 't_test';
+  show(
+    h`<section><h2>${threshold ? h`Edit threshold model: ${threshold.branch.name} | ${threshold.testbed.name} | ${threshold.measure.name}` : 'Add threshold'}</h2>
+<form id="threshold-form" novalidate>${threshold ? '' : await dimensionSelects(project)}
+<label>Threshold model <select name="test">${TESTS.map(([value, label]) => h`<option value="${value}" ${raw(value === test ? 'selected' : '')}>${label}</option>`)}</select></label>
+<div id="model-fields">${modelFields(test, initial)}</div>
+<p id="model-problem" class="error" role="alert" data-testid="model-problem" hidden></p>
+<div class="row"><button class="primary" id="save-threshold">${threshold ? 'Save model' : 'Create threshold'}</button><a href="${threshold ? `${base}/thresholds/${threshold.uuid}` : `${base}/thresholds`}">Cancel</a></div></form></section>`,
+    $('#content'),
+  );
+  const form = $('#threshold-form');
+  const check = () => {
+    const { problem } = readModel(form);
+    const box = $('#model-problem');
+    box.hidden = !problem;
+    box.textContent = problem ?? '';
+    $('#save-threshold').disabled = Boolean(problem);
+    return problem;
+  };
+  form.addEventListener('change', (event) => {
+    if (event.target.name === 'test') show(modelFields(event.target.value, initial), $('#model-fields'));
+    check();
+  });
+  form.addEventListener('input', check);
+  check();
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    if (check()) return;
+    const model = flattened(readModel(form).model);
+    const done = threshold
+      ? await api('PUT', `${path}/${threshold.uuid}`, model)
+      : await api('POST', path, {
+          branch: form.elements.branch.value,
+          testbed: form.elements.testbed.value,
+          measure: form.elements.measure.value,
+          ...model,
+        });
+    if (!done.ok) {
+      const message = `The server refused the threshold: ${failure(done)}`;
+      $('#model-problem').hidden = false;
+      $('#model-problem').textContent = message;
+      return notify(message, 'error');
+    }
+    location.href = `${base}/thresholds/${done.data.uuid}?notify_text=${encodeURIComponent(threshold ? 'Threshold model saved.' : 'Threshold created.')}`;
+  };
+}
