@@ -13,7 +13,25 @@ export interface Asset {
 
 /** The hand-written ES modules live in `src/console/client` (served as they are, no bundler). */
 const CLIENT_DIR = fileURLToPath(new URL('../../src/console/client/', import.meta.url));
-export const CLIENT_MODULES = ['app.js', 'api.js', 'dom.js', 'perf.js', 'plot.js', 'pages.js', 'auth.js'] as const;
+export const CLIENT_MODULES = [
+  'app.js',
+  'api.js',
+  'dom.js',
+  'perf.js',
+  'plot.js',
+  'pages.js',
+  'list.js',
+  'auth.js',
+  'confirm.js',
+  'dimensions.js',
+  'thresholds.js',
+  'threshold-form.js',
+  'settings.js',
+  'members.js',
+] as const;
+
+/** The threshold form validates with the server's own rules: the compiled `boundary/model.js` (from `src` or `dist` alike), served as `model.js`. */
+const MODEL_RULES = fileURLToPath(new URL('../../dist/boundary/model.js', import.meta.url));
 
 const uplotDir = () => join(createRequire(import.meta.url).resolve('uplot'), '..');
 
@@ -25,6 +43,8 @@ export function loadAssets(): Map<string, Asset> {
   for (const name of CLIENT_MODULES) {
     assets.set(name, asset('text/javascript; charset=utf-8', readFileSync(join(CLIENT_DIR, name))));
   }
+  const rules = readFileSync(MODEL_RULES, 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/, '\n');
+  assets.set('model.js', asset('text/javascript; charset=utf-8', Buffer.from(rules)));
   assets.set(
     'uPlot.iife.min.js',
     asset('text/javascript; charset=utf-8', readFileSync(join(uplotDir(), 'uPlot.iife.min.js'))),
