@@ -6,6 +6,9 @@ import { createHash } from 'node:crypto';
  * inputs, outputs and files) plus an add-multiply calcfunction; structures are shared across units.
  */
 
+/** Bumped whenever the generated graph changes, so archives cached by benchmarks are made again. */
+export const SYNTHETIC_GRAPH_VERSION = 1;
+
 export interface SyntheticNode {
   id: number;
   uuid: string;
