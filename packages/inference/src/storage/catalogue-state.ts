@@ -28,30 +28,28 @@ export async function recordLoadedCatalogue(
     .execute();
 }
 
-/** Raises the version every gateway polls; answers it and the catalogue recorded before. */
+/**
+ * Raises the version every gateway polls; answers it and the catalogue recorded before. Two statements, not a
+ * transaction: SQLite refuses a read transaction's upgrade to a write when another process wrote meanwhile, and
+ * two operators publishing at once only blur the diff each is shown.
+ */
 export async function publishCatalogue(
   db: Kysely<InferenceDatabase>,
   fingerprint: CatalogueFingerprint,
   now: number,
 ): Promise<{ version: number; previous: CatalogueFingerprint }> {
-  return db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('catalogue_state')
-      .select('fingerprint')
-      .where('id', '=', ROW)
-      .executeTakeFirst();
-    const { version } = await trx
-      .insertInto('catalogue_state')
-      .values({ id: ROW, version: 1, fingerprint: JSON.stringify(fingerprint), updated: now })
-      .onConflict((oc) =>
-        oc.column('id').doUpdateSet((eb) => ({
-          version: sql<number>`catalogue_state.version + 1`,
-          fingerprint: eb.ref('excluded.fingerprint'),
-          updated: eb.ref('excluded.updated'),
-        })),
-      )
-      .returning('version')
-      .executeTakeFirstOrThrow();
-    return { version, previous: before ? (JSON.parse(before.fingerprint) as CatalogueFingerprint) : {} };
-  });
+  const before = await db.selectFrom('catalogue_state').select('fingerprint').where('id', '=', ROW).executeTakeFirst();
+  const { version } = await db
+    .insertInto('catalogue_state')
+    .values({ id: ROW, version: 1, fingerprint: JSON.stringify(fingerprint), updated: now })
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => ({
+        version: sql<number>`catalogue_state.version + 1`,
+        fingerprint: eb.ref('excluded.fingerprint'),
+        updated: eb.ref('excluded.updated'),
+      })),
+    )
+    .returning('version')
+    .executeTakeFirstOrThrow();
+  return { version, previous: before ? (JSON.parse(before.fingerprint) as CatalogueFingerprint) : {} };
 }
