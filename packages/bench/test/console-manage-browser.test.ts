@@ -47,7 +47,7 @@ const formVerdict = async (page: Page) => {
   return (await box.isHidden()) ? '' : ((await box.textContent()) ?? '');
 };
 
-describe.skipIf(!chromiumAvailable)('bench console management pages in headless Chromium', () => {
+describe.skipIf(!chromiumAvailable)('bench console management pages in headless Chromium', { timeout: 60_000 }, () => {
   let bench: Bench;
   let browser: Browser;
   let context: BrowserContext;
@@ -86,8 +86,9 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
 
     // main × localhost × latency has a threshold already: the server says so and the form shows it.
     await page.getByLabel('Measure').selectOption({ label: 'Latency' });
-    await fillModel(page, { test: 't_test', upper_boundary: 0.95, max_sample_size: 32 });
+    await fillModel(page, { test: 't_test', upper_boundary: 1.5, max_sample_size: 32 });
     await page.screenshot({ path: `${SCREENSHOTS}threshold-form.png`, fullPage: true });
+    await page.getByLabel('Upper boundary').fill('0.95');
     await save.click();
     await page.getByRole('alert').filter({ hasText: 'already exists' }).first().waitFor();
     expect(await formVerdict(page)).toContain('The server refused the threshold');
@@ -136,8 +137,8 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     await page.close();
   });
 
-  it('filters reports by branch, testbed and date range, in the URL', async () => {
-    await bench.json('POST', '/v0/projects/the-computer/reports', {
+  it('filters reports by branch, testbed and date range, in the URL; a result without threshold links to the form', async () => {
+    const feature = await bench.json('POST', '/v0/projects/the-computer/reports', {
       token: bench.muriel,
       body: {
         branch: 'feature',
@@ -159,6 +160,7 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
       await (value ? input.pressSequentially(value) : input.press('Backspace'));
       await input.press('Tab');
     };
+    await rows.nth(20).waitFor();
     expect(await rows.count()).toBe(21);
     await filter('Branch', 'feature');
     await page.waitForURL(/branch=feature/);
@@ -181,6 +183,16 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     expect(await page.getByLabel('Testbed', { exact: true }).inputValue()).toBe('localhost');
     await page.getByText('Page 1 of 2').waitFor();
     expect(await list.textContent()).not.toContain('feature');
+
+    await page.goto(`${bench.base}${PROJECT}/reports/${feature.uuid}`);
+    await page.getByTestId('results').getByRole('link', { name: 'no threshold: add one' }).click();
+    await page.waitForURL(/\/thresholds\/add\?/);
+    const chosen = (label: string) => page.getByLabel(label).locator('option:checked').textContent();
+    expect([await chosen('Branch'), await chosen('Testbed'), await chosen('Measure')]).toEqual([
+      'feature',
+      'ci',
+      'Latency',
+    ]);
     await page.close();
   });
 

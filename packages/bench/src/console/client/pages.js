@@ -79,6 +79,12 @@ function perfLink(base, report, benchmark, measure, limits) {
   return `${base.startsWith('/console') ? `${base}/perf` : base}?${query}`;
 }
 
+/** "no threshold", in the console with a link to the form for this branch, testbed and measure. */
+const noThreshold = (base, report, measure) =>
+  base.startsWith('/console')
+    ? h`<a href="${base}/thresholds/add?${new URLSearchParams({ branch: report.branch.slug, testbed: report.testbed.slug, measure: measure.slug })}">⚠️ no threshold: add one</a>`
+    : h`<span class="muted">no threshold</span>`;
+
 export async function reportPage(project, base, uuid) {
   const reply = await get(`/v0/projects/${project.slug}/reports/${uuid}`);
   if (!reply.ok) return show(h`<section data-testid="not-found"><h2>Report Not Found</h2></section>`, $('#content'));
@@ -97,7 +103,7 @@ export async function reportPage(project, base, uuid) {
             const alert = alertOf.get(`${entry.iteration}/${entry.benchmark.uuid}/${m.measure.uuid}`);
             return h`<tr${raw(alert ? ' class="error"' : '')}><td>${entry.benchmark.name}</td><td>${m.measure.name} <span class="muted">${m.measure.units}</span></td><td><strong>${m.metric.value}</strong></td>
 <td>${m.metric.lower_value ?? '—'} / ${m.metric.upper_value ?? '—'}</td><td>${m.boundary?.lower_limit ?? '—'}</td><td>${m.boundary?.upper_limit ?? '—'}</td>
-<td>${alert ? h`<a href="${base}/alerts/${alert.uuid}">🚨 ${alert.status}</a>` : m.threshold ? 'ok' : h`<span class="muted">no threshold</span>`}</td>
+<td>${alert ? h`<a href="${base}/alerts/${alert.uuid}">🚨 ${alert.status}</a>` : m.threshold ? 'ok' : noThreshold(base, r, m.measure)}</td>
 <td><a href="${perfLink(base, r, entry.benchmark, m.measure, Boolean(m.boundary))}">📈 view plot</a></td></tr>`;
           }),
       )}</table>`,

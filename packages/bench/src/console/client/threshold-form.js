@@ -29,7 +29,7 @@ const BOUNDARY = {
 export const MODEL_FIELDS = ['lower_boundary', 'upper_boundary', 'min_sample_size', 'max_sample_size', 'window'];
 
 const field = (name, label, value, help, placeholder, step) =>
-  h`<label>${label} <input type="number" name="${name}" step="${step}" placeholder="${placeholder}" value="${value ?? ''}" aria-describedby="${name}-help"></label><small class="muted" id="${name}-help">${help}</small>`;
+  h`<div><label>${label} <input type="number" name="${name}" step="${step}" placeholder="${placeholder}" value="${value ?? ''}" aria-describedby="${name}-help"></label><br><small class="muted" id="${name}-help">${help}</small></div>`;
 
 /** The inputs of one test, filled from `initial` when it is a model of that test. */
 function modelFields(test, initial) {
