@@ -29,7 +29,7 @@ export async function deliver(
   channel: Channel,
   deliveryId: number,
   announcement: Announcement,
-  options: Pick<AnnounceConfig, 'statusPageUrl' | 'timeoutMs'>,
+  options: Pick<AnnounceConfig, 'statusPageUrl' | 'timeoutMs'> & { signal: AbortSignal },
 ): Promise<void> {
   const request: { url: URL; method: string; headers: Record<string, string>; body: unknown } =
     channel.type === 'slack'
@@ -56,7 +56,7 @@ export async function deliver(
       headers: request.headers,
       body: JSON.stringify(request.body),
       redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: AbortSignal.any([AbortSignal.timeout(options.timeoutMs), options.signal]),
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -12,19 +12,24 @@ import type { AnnounceConfig } from './channel-config.js';
 import type { Channel } from './channels.js';
 import { DeliveryError, deliver } from './deliver.js';
 
-const BATCH = 20;
+/** Attempts in progress at once, over all channels. */
+const MAX_IN_FLIGHT = 20;
 
 /**
  * Posts pending announcements to the configured chat channels in the background, as the outbox mailer sends
  * emails: each delivery is claimed (so several processes on one database post it once), posted, and marked sent
  * or failed; a failure is retried with a doubling delay up to `attempts` times, except a permanent refusal.
- * Channels are posted to independently, so one that fails or hangs holds up no other. Secrets are never logged.
+ * A round only starts attempts and does not wait for them, so a channel that hangs until its timeout holds up no
+ * other channel's posts or retries. Secrets are never logged.
  */
 export class ChannelSender {
   private readonly channels: ReadonlyMap<string, Channel>;
   private readonly leaseMs: number;
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Aborts the attempts in progress on close; their leases run out and another process (or start) retries them. */
+  private readonly stop = new AbortController();
   private again = false;
   private closed = false;
 
@@ -77,26 +82,39 @@ export class ChannelSender {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
+    this.stop.abort();
     await this.running;
+    await Promise.all(this.inFlight);
   }
 
+  /** Claims what is due, up to the in-flight limit, and starts each attempt; an attempt that ends starts a round. */
   private async deliverDue(): Promise<void> {
-    for (;;) {
-      const due = await dueDeliveries(this.db, this.clock(), BATCH);
-      await Promise.all(due.map((delivery) => this.attempt(delivery)));
-      if (due.length < BATCH || this.closed) return;
+    const room = MAX_IN_FLIGHT - this.inFlight.size;
+    if (room <= 0) return;
+    const due = await dueDeliveries(this.db, this.clock(), room);
+    for (const delivery of due) {
+      if (this.closed || !(await claimDelivery(this.db, delivery, this.clock() + this.leaseMs))) continue;
+      const attempt = this.attempt(delivery)
+        .catch((error: unknown) =>
+          this.logger.error({ error: (error as Error).message }, 'announcement channel delivery stopped'),
+        )
+        .finally(() => {
+          this.inFlight.delete(attempt);
+          this.kick();
+        });
+      this.inFlight.add(attempt);
     }
   }
 
   private async attempt(delivery: DueDelivery): Promise<void> {
-    if (!(await claimDelivery(this.db, delivery, this.clock() + this.leaseMs))) return;
     const attempt = delivery.attempts + 1;
     const channel = this.channels.get(delivery.channel);
     try {
       if (!channel) throw new DeliveryError(`the channel '${delivery.channel}' is not configured`, true);
-      await deliver(channel, delivery.id, delivery.announcement, this.config);
+      await deliver(channel, delivery.id, delivery.announcement, { ...this.config, signal: this.stop.signal });
       await markDelivered(this.db, delivery.id, this.clock());
     } catch (error) {
+      if (this.closed) return;
       const reason = error instanceof DeliveryError ? error.message : 'internal error';
       const last = (error instanceof DeliveryError && error.permanent) || attempt >= this.config.attempts;
       const retryAt = last ? undefined : this.clock() + this.config.retryDelayMs * 2 ** (attempt - 1);

@@ -55,10 +55,10 @@ export async function seedTenant(db: Kysely<InferenceDatabase>, options: TenantO
 }
 
 /** Opens the test's database, runs `work`, and closes it again. */
-export async function withDatabase(url: string, work: (db: Kysely<InferenceDatabase>) => Promise<void>) {
+export async function withDatabase<T>(url: string, work: (db: Kysely<InferenceDatabase>) => Promise<T>): Promise<T> {
   const database = await openInferenceDatabase(url);
   try {
-    await work(database.db);
+    return await work(database.db);
   } finally {
     await database.close();
   }
