@@ -14,7 +14,9 @@ import { bmfReport } from './lib/bench-service.js';
 import type { BenchReport } from './lib/report.js';
 
 const CONNECTIONS = 16;
-const SAMPLE_MS = 5000;
+const SAMPLE_MS = 1000;
+/** RSS is a garbage collector's sawtooth: a leak shows in its troughs, the smallest sample of each window. */
+const TROUGH_WINDOW_S = 15;
 const KEY = 'sk-soak-0123456789abcdef';
 const MODEL = 'soak/fixed';
 const BENCHMARKS = 10;
@@ -127,6 +129,16 @@ async function provenance(dialect: Dialect): Promise<Workload> {
   };
 }
 
+/** The smallest sample of each `TROUGH_WINDOW_S` window, at the window's middle. */
+function troughs(points: [number, number][]): [number, number][] {
+  const windows = new Map<number, number>();
+  for (const [at, mb] of points) {
+    const window = Math.floor(at / TROUGH_WINDOW_S);
+    windows.set(window, Math.min(windows.get(window) ?? mb, mb));
+  }
+  return [...windows].map(([window, mb]) => [(window + 0.5) * TROUGH_WINDOW_S, mb]);
+}
+
 /** Least-squares slope of (seconds, MB), in MB per minute. */
 function slopePerMinute(points: [number, number][]): number {
   const n = points.length;
@@ -178,8 +190,16 @@ async function soak(dialect: Dialect, seconds: number, upstream: string, only: S
         'RSS start MB': Math.round(points[0]?.[1] ?? 0),
         'RSS warm MB': Math.round(after[0]?.[1] ?? 0),
         'RSS end MB': Math.round(points.at(-1)?.[1] ?? 0),
-        'MB/min after warm-up': Number(slopePerMinute(after).toFixed(2)),
+        'MB/min after warm-up': Number(slopePerMinute(troughs(after)).toFixed(2)),
         rss: points.map(([at, mb]) => [Math.round(at), Math.round(mb)]),
+        statusCodes: result.statusCodeStats,
+        logProblems: w.running
+          .logs()
+          .split('\n')
+          .filter((line) => /"level":(40|50|60)/.test(line))
+          .slice(0, 20),
+        socketErrors: result.errors,
+        timeouts: result.timeouts,
         ...(exited === undefined ? {} : { exited }),
       };
     });
@@ -218,11 +238,14 @@ export default async function soakBench(args: string[]): Promise<BenchReport> {
       'RSS end MB',
       'MB/min after warm-up',
     ],
-    rows: rows.map(({ rss: _rss, ...row }) => row),
+    rows: rows.map(
+      ({ rss: _rss, statusCodes: _codes, logProblems: _log, socketErrors: _errors, timeouts: _timeouts, ...row }) =>
+        row,
+    ),
     notes: [
       'goals: 0 errors, bench p99 < 100 ms, RSS flat after warm-up',
       `workloads: inference chat (plain and streamed) on a fixed-response upstream + /v1/models; bench report POST (${BENCHMARKS} benchmarks), perf (${BENCHMARKS} benchmarks over the last ${PERF_WINDOW} reports), alerts, reports, benchmarks; provenance nodes page, node detail, QueryBuilder, statistics`,
-      `warm-up: the first min(30 s, duration / 5); RSS sampled every ${SAMPLE_MS / 1000} s; slope by least squares`,
+      `warm-up: the first min(30 s, duration / 5); RSS sampled every ${SAMPLE_MS / 1000} s; slope by least squares over the smallest sample of each ${TROUGH_WINDOW_S} s (the garbage collector's troughs)`,
     ],
     data: { rows },
   };
