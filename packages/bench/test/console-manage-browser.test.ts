@@ -209,6 +209,10 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     await page.getByRole('button', { name: 'Save' }).click();
     await page.waitForURL(/\/branches\/feature-x\?notify_text=/);
     expect(await page.getByTestId('dimension').textContent()).toContain('feature/x');
+    expect(await page.getByTestId('recent-reports').textContent()).toContain('ci');
+    await page.goto(`${bench.base}${PROJECT}/measures/latency`);
+    expect(await page.getByTestId('dimension-thresholds').textContent()).toContain('main | localhost | Latency');
+    await page.goto(`${bench.base}${PROJECT}/branches/feature-x`);
 
     await page.getByLabel('Start-point branch').fill('main');
     await page.getByRole('button', { name: 'Set start point' }).click();

@@ -110,7 +110,7 @@ async function projectPages(slug, rest, console) {
   }
   if (kind in DIMENSIONS) {
     const { dimensionPage, dimensionsPage } = await import('./dimensions.js');
-    return id ? dimensionPage(project, base, kind, id, editable) : dimensionsPage(project, base, kind);
+    return id ? dimensionPage(project, base, kind, id, console && editable) : dimensionsPage(project, base, kind);
   }
   if (console && kind === 'keys') return keysPage(`/v0/projects/${project.slug}/keys`, 'Project keys');
   if (console && kind === 'settings') return (await import('./settings.js')).projectSettingsPage(project);

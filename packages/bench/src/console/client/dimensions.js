@@ -28,6 +28,42 @@ async function startPointText(project, base, start) {
   return h`<a href="${base}/branches/${from.ok ? from.data.slug : start.branch}">${name}</a>${version}`;
 }
 
+/** Which report and threshold filter names this kind of dimension. */
+const FILTER = { branches: 'branch', testbeds: 'testbed', measures: 'measure' };
+
+/** The dimension's recent reports (branches, testbeds) and its thresholds, as Bencher's detail pages show them. */
+async function related(project, base, kind, d) {
+  const key = FILTER[kind];
+  if (!key) return '';
+  const path = `/v0/projects/${project.slug}`;
+  const archived = d.archived ? '&archived=true' : '';
+  const [reports, thresholds] = await Promise.all([
+    key === 'measure' ? undefined : get(`${path}/reports?per_page=4&${key}=${encodeURIComponent(d.uuid)}${archived}`),
+    get(`${path}/thresholds?per_page=8&${key}=${encodeURIComponent(d.name)}${archived}`),
+  ]);
+  const recent = reports?.ok
+    ? h`<section><div class="row"><h3>Recent reports</h3><a href="${base}/reports?${key}=${encodeURIComponent(d.slug)}${archived}">All reports</a></div>${
+        reports.data.length
+          ? h`<table data-testid="recent-reports"><tr><th>Started</th><th>Branch</th><th>Testbed</th></tr>${reports.data.map(
+              (r) =>
+                h`<tr><td><a href="${base}/reports/${r.uuid}">${date(r.start_time)}</a></td><td>${r.branch.name}</td><td>${r.testbed.name}</td></tr>`,
+            )}</table>`
+          : h`<p class="muted">No reports yet.</p>`
+      }</section>`
+    : '';
+  const limits = thresholds.ok
+    ? h`<section><h3>Thresholds</h3>${
+        thresholds.data.length
+          ? h`<table data-testid="dimension-thresholds"><tr><th>Threshold</th><th>Model</th></tr>${thresholds.data.map(
+              (t) =>
+                h`<tr><td><a href="${base}/thresholds/${t.uuid}">${t.branch.name} | ${t.testbed.name} | ${t.measure.name}</a></td><td>${t.model?.test ?? 'No model'}</td></tr>`,
+            )}</table>`
+          : h`<p class="muted">No thresholds.</p>`
+      }</section>`
+    : '';
+  return h`${recent}${limits}`;
+}
+
 const editForm = (kind, d) =>
   h`<section><h3>Edit</h3><form id="edit-dimension" class="row"><label>Name <input name="name" value="${d.name}" required></label>
 <label>Slug <input name="slug" value="${d.slug}" required maxlength="64"></label>${
@@ -60,7 +96,10 @@ export async function dimensionPage(project, base, kind, id, editable) {
   ]);
   if (!reply.ok) return show(h`<section data-testid="not-found"><h2>${label} Not Found</h2></section>`, $('#content'));
   const d = reply.data;
-  const start = d.head?.start_point ? await startPointText(project, base, d.head.start_point) : '';
+  const [start, tables] = await Promise.all([
+    d.head?.start_point ? startPointText(project, base, d.head.start_point) : '',
+    related(project, base, kind, d),
+  ]);
   show(
     h`<section><div class="row"><h2>${label}: ${d.name}</h2>${
       editable
@@ -69,7 +108,7 @@ export async function dimensionPage(project, base, kind, id, editable) {
     }</div>${d.archived ? h`<p class="notice" role="status">This ${label.toLowerCase()} was archived on ${date(d.archived)}.</p>` : ''}
 <table data-testid="dimension"><tr><th>Name</th><td>${d.name}</td></tr><tr><th>Slug</th><td>${d.slug}</td></tr><tr><th>UUID</th><td>${d.uuid}</td></tr>${
       d.units ? h`<tr><th>Units</th><td>${d.units}</td></tr>` : ''
-    }${d.head ? h`<tr><th>Head</th><td>${d.head.uuid}</td></tr><tr><th>Start point</th><td data-testid="start-point">${start || '—'}</td></tr>` : ''}</table></section>${
+    }${d.head ? h`<tr><th>Head</th><td>${d.head.uuid}</td></tr><tr><th>Start point</th><td data-testid="start-point">${start || '—'}</td></tr>` : ''}</table></section>${tables}${
       editable ? h`${editForm(kind, d)}${kind === 'branches' ? startPointForm() : ''}` : ''
     }${
       deletable.data?.allowed
