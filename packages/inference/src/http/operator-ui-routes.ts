@@ -52,16 +52,20 @@ export function registerOperatorUiRoutes(
     return { session, operator: account };
   }
 
-  const bodies: Record<OperatorPage, (csrf: string, error: string | undefined) => Promise<Html>> = {
+  type Query = Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  const bodies: Record<OperatorPage, (csrf: string, error: string | undefined, query: Query) => Promise<Html>> = {
     rates: async (csrf, error) => ratesPage({ csrf, now: clock(), rates: await nodeHourRates(db), error }),
     resources: async (csrf, error) => {
       const [resources, topUps] = await Promise.all([resourcesWithProjects(db), recentTopUps(db, 20)]);
       return resourcesPage({ csrf, resources, topUps, error });
     },
     models: async () => modelsPage(options.models()),
-    announcements: async (csrf, error) => {
+    announcements: async (csrf, error, { kind, title, body, starts, ends }) => {
       const [outbox, deliveries] = await Promise.all([latestOutbox(db, 50), latestDeliveries(db, 50)]);
-      return announcementsPage({ csrf, outbox, deliveries, channels: options.channels, smtp: options.smtp, error });
+      const { channels, smtp } = options;
+      const draft = { kind: text(kind), title: text(title), body: text(body), starts: text(starts), ends: text(ends) };
+      return announcementsPage({ csrf, outbox, deliveries, channels, smtp, error, draft });
     },
   };
 
@@ -70,14 +74,16 @@ export function registerOperatorUiRoutes(
     name: OperatorPage,
     { session, operator }: { session: UiSession; operator: Account },
     refusal?: HttpError,
+    query: Query = {},
   ) {
-    const body = await bodies[name](session.csrf, refusal?.message);
+    const body = await bodies[name](session.csrf, refusal?.message, query);
     sendPage(reply, OPERATOR_PAGES[name], body, signOutNav(session.csrf, operator.email, true), refusal?.status);
   }
 
   for (const name of Object.keys(OPERATOR_PAGES) as OperatorPage[]) {
     scope.get(`/operator/${name}`, async (request, reply) => {
-      return render(reply, name, await operatorOf(await sessions.current(request)));
+      const signedIn = await operatorOf(await sessions.current(request));
+      return render(reply, name, signedIn, undefined, request.query as Query);
     });
   }
 

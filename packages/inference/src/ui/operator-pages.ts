@@ -109,6 +109,8 @@ export interface AnnouncementsView {
   /** Where emails go; undefined: nowhere but this outbox. */
   smtp: { host: string; port: number; from: string } | undefined;
   error?: string | undefined;
+  /** Values the form starts with (its query string: `kind`, `title`, `body`, `starts`, `ends`), e.g. from `atrium inference reload`. */
+  draft?: Partial<Record<'kind' | 'title' | 'body' | 'starts' | 'ends', string>>;
 }
 
 function deliveryState(m: OutboxMessage): string {
@@ -149,10 +151,11 @@ ${view.deliveries.map(
 }
 
 export function announcementsPage(view: AnnouncementsView): Html {
+  const draft = view.draft ?? {};
   return html`${errorBox(view.error)}<section><h2>Post an announcement</h2><form method="post" action="/ui/operator/announcements">${csrfField(view.csrf)}
-<label>Kind <select name="kind">${ANNOUNCEMENT_KINDS.map((k) => html`<option value="${k}">${kindLabel(k)}</option>`)}</select></label>
-<label>Title <input name="title" required maxlength="200"></label><label>Details <textarea name="body"></textarea></label>
-<label>Starts (UTC) <input name="starts" type="datetime-local" required></label><label>Ends (UTC) <input name="ends" type="datetime-local" required></label>
+<label>Kind <select name="kind">${ANNOUNCEMENT_KINDS.map((k) => html`<option value="${k}"${k === draft.kind ? html` selected` : ''}>${kindLabel(k)}</option>`)}</select></label>
+<label>Title <input name="title" required maxlength="200" value="${draft.title ?? ''}"></label><label>Details <textarea name="body">${draft.body ?? ''}</textarea></label>
+<label>Starts (UTC) <input name="starts" type="datetime-local" required value="${draft.starts ?? ''}"></label><label>Ends (UTC) <input name="ends" type="datetime-local" required value="${draft.ends ?? ''}"></label>
 <button>Post announcement</button></form><p><a href="/ui/status">Status page</a> · <a href="/ui/status.atom">Atom feed</a></p></section>
 ${channelsSection(view)}
 <section><h2>Outbox: emails</h2><p data-testid="delivery">${
