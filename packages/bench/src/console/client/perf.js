@@ -186,8 +186,6 @@ async function drawView(project, base) {
       : raw(''),
     alerts,
   );
-  // Time from navigation to the first plot on the page (read by bench/bench-console.ts).
-  document.body.dataset.firstPlotMs ??= String(Math.round(performance.now()));
   document.body.dataset.plotted = 'true';
 }
 

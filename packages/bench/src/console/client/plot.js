@@ -15,6 +15,13 @@ export const COLOURS = [
   '#79706e',
 ];
 
+const FIRST_PLOT = 'atrium:first-plot';
+
+/** Marks the page's first drawn plot: navigation to this mark is the time bench/bench-console.ts reports. */
+const markFirstPlot = () => {
+  if (!performance.getEntriesByName(FIRST_PLOT).length) performance.mark(FIRST_PLOT);
+};
+
 const xOf = (metric, xAxis) => (xAxis === 'version' ? metric.version.number : Date.parse(metric.start_time) / 1000);
 
 export const resultLabel = (result) =>
@@ -129,7 +136,7 @@ export function drawPlot(root, perf, options) {
     ],
     legend: { live: false },
     hooks: {
-      draw: [alertMarkers],
+      draw: [alertMarkers, markFirstPlot],
       setCursor: [
         (u) => {
           hovered = nearest(u);

@@ -1,0 +1,101 @@
+// The perf benchmarks' dataset: one project, 392 reports × 255 benchmarks × 1 measure (~100,000 metrics),
+// and the 255-permutation view of it (1 branch × 1 testbed × 255 benchmarks × 1 measure).
+import type { PerfQuery } from '@atrium/bench';
+import { bmfReport } from './bench-service.js';
+
+export const BENCHMARKS = 255;
+export const REPORTS = 392;
+
+/** Posts `reports` reports of `BENCHMARKS` benchmarks, one second apart, to the project `bench`. */
+export async function seedPerfProject(post: (path: string, body: unknown) => Promise<unknown>, reports: number) {
+  for (let i = 0; i < reports; i++) await post('/v0/projects/bench/reports', bmfReport(i, BENCHMARKS, ['latency']));
+}
+
+interface Row {
+  uuid: string;
+  slug: string;
+  head?: { uuid: string };
+}
+
+/** The dimensions the view plots: the reports' own testbed and measure, not a new project's defaults. */
+export async function perfDimensions(base: string, token: string) {
+  const list = async (plural: string) => {
+    const response = await fetch(`${base}/v0/projects/bench/${plural}?per_page=255`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    return (await response.json()) as Row[];
+  };
+  const [branches, testbeds, benchmarks, measures] = await Promise.all([
+    list('branches'),
+    list('testbeds'),
+    list('benchmarks'),
+    list('measures'),
+  ]);
+  return {
+    branches,
+    testbeds: testbeds.filter((row) => row.slug === 'ci-runner'),
+    benchmarks,
+    measures: measures.filter((row) => row.slug === 'latency'),
+  };
+}
+
+export type PerfDimensions = Awaited<ReturnType<typeof perfDimensions>>;
+
+/** The view of the last `lastReports` of `reports`: its query string (API and console) and its `PerfQuery`. */
+export function perfView(dimensions: PerfDimensions, reports: number, lastReports: number) {
+  const { branches, testbeds, benchmarks, measures } = dimensions;
+  const startTime = Date.UTC(2026, 0, 1) + (reports - lastReports) * 1000;
+  const uuids = (rows: Row[]) => rows.map((row) => row.uuid).join(',');
+  const search = [
+    `branches=${uuids(branches)}`,
+    `testbeds=${uuids(testbeds)}`,
+    `benchmarks=${uuids(benchmarks)}`,
+    `measures=${uuids(measures)}`,
+    `start_time=${startTime}`,
+  ].join('&');
+  const query: PerfQuery = {
+    headUuids: branches.map((row) => row.head?.uuid as string),
+    testbedUuids: testbeds.map((row) => row.uuid),
+    benchmarkUuids: benchmarks.map((row) => row.uuid),
+    measureUuids: measures.map((row) => row.uuid),
+    startTime,
+  };
+  return { search, query };
+}
+
+export const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+};
+
+/** Milliseconds of each of `runs` sequential calls of `work`. */
+export async function timed(runs: number, work: () => Promise<unknown>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await work();
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
+
+/**
+ * `runs` API requests alternating with `runs` runs of the same SQL (`perfMetrics` on a second connection),
+ * after `warmUp` untimed runs of each, so machine noise falls on both.
+ */
+export async function apiBesideSql(
+  request: () => Promise<unknown>,
+  sqlRun: () => Promise<unknown>,
+  runs: number,
+  warmUp: number,
+) {
+  await timed(warmUp, request);
+  await timed(warmUp, sqlRun);
+  const api: number[] = [];
+  const sql: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    api.push(...(await timed(1, request)));
+    sql.push(...(await timed(1, sqlRun)));
+  }
+  return { api, sql };
+}
