@@ -19,6 +19,7 @@ export class CatalogueReloader {
   private queue: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private unreachable = false;
   private readonly onHangup = () => void this.reload('SIGHUP');
 
   private constructor(
@@ -55,9 +56,12 @@ export class CatalogueReloader {
     try {
       version = await catalogueVersion(this.db);
     } catch (error) {
-      this.logger.warn({ err: error }, 'reading the catalogue version failed');
+      // Once per outage, not once a second.
+      if (!this.unreachable) this.logger.warn({ err: error }, 'reading the catalogue version failed');
+      this.unreachable = true;
       return;
     }
+    this.unreachable = false;
     if (version <= this.seenVersion) return;
     this.seenVersion = version;
     await this.reload(`catalogue version ${version}`);
