@@ -3,7 +3,7 @@ import type { EngineProcess } from '../src/index.js';
 import { TEST_MODEL_REPLY } from '../src/index.js';
 import { startEngine, type TestModelFile, testModelFile } from './support/engines.js';
 import { type FixedUpstream, recordedVllm, startFixedUpstream, VLLM_COMPLETION } from './support/fixed-upstream.js';
-import { apiError, startGateway, type TestGateway } from './support/gateway.js';
+import { apiError, postJson, startGateway, type TestGateway } from './support/gateway.js';
 
 const PUBLIC_ID = 'acme/tiny-remote';
 const SERVED_NAME = 'engine/tiny';
@@ -88,9 +88,11 @@ describe('gateway over a recorded vLLM upstream', () => {
   let upstream: FixedUpstream;
   let gateway: TestGateway;
   let nextStatus: { status: number; body: string } | undefined;
+  let lastBody = '';
 
   beforeAll(async () => {
     upstream = await startFixedUpstream((request, body, response) => {
+      lastBody = body;
       if (nextStatus) {
         response.writeHead(nextStatus.status, { 'content-type': 'application/json' });
         response.end(nextStatus.body);
@@ -165,6 +167,19 @@ describe('gateway over a recorded vLLM upstream', () => {
     const models = new Set<string>();
     for await (const chunk of stream) models.add(chunk.model);
     expect([...models]).toEqual(['acme/unnamed']);
+  });
+
+  it("forwards the client's JSON text as sent when it needs no change (a stream gets its usage request)", async () => {
+    nextStatus = undefined;
+    const text = '{ "model": "acme/unnamed",\n  "messages": [{"role": "user", "content": "caf\\u00e9"}] }';
+    expect((await postJson(gateway.base, '/v1/chat/completions', text)).status).toBe(200);
+    expect(lastBody).toBe(text);
+    const stream = '{"model":"acme/unnamed","stream":true,"messages":[{"role":"user","content":"x"}]}';
+    await (await postJson(gateway.base, '/v1/chat/completions', stream)).text();
+    expect(lastBody).toBe(`{"stream_options":{"include_usage":true,"continuous_usage_stats":true},${stream.slice(1)}`);
+    const renamed = '{"model":"qwen/qwen3-32b","messages":[{"role":"user","content":"x"}]}';
+    await (await postJson(gateway.base, '/v1/chat/completions', renamed)).text();
+    expect(JSON.parse(lastBody)).toEqual({ ...JSON.parse(renamed), model: 'Qwen/Qwen3-32B' });
   });
 
   it('re-wraps upstream errors: client errors truncated, failures as 502 without upstream text', async () => {

@@ -42,6 +42,34 @@ describe('toUpstreamChatBody', () => {
     expect(body).toEqual({ model: 'up', top_k: 5, messages: [{ role: 'assistant', content: 'a', reasoning: 'r' }] });
   });
 
+  it("forwards the client's JSON text when nothing needs changing, adding only a stream's usage request", () => {
+    const raw = ' {"model": "up", "messages": [{"role": "user", "content": "h\\u00e9"}]}';
+    expect(toUpstreamChatBody(JSON.parse(raw), 'up', raw)).toBe(raw);
+    const streamRaw = '{"model":"up","stream":true,"messages":[{"role":"user","content":"hi"}]}';
+    expect(toUpstreamChatBody(JSON.parse(streamRaw), 'up', streamRaw)).toBe(
+      '{"stream_options":{"include_usage":true,"continuous_usage_stats":true},"model":"up","stream":true,"messages":[{"role":"user","content":"hi"}]}',
+    );
+  });
+
+  it.each<[string, Partial<ChatRequest>]>([
+    ['another upstream name', { model: 'pub/m' }],
+    ['stream_options of its own', { stream: true, stream_options: { include_usage: false } }],
+    ['stream_options null', { stream_options: null }],
+    ['an empty tool list', { tools: [] }],
+    ['an internal field', { priority: 1 }],
+    ['reasoning_content', { messages: [{ role: 'assistant', content: 'a', reasoning_content: 'r' }] }],
+  ])('rebuilds the body for %s', (_name, extra) => {
+    const request = { ...base, model: 'up', ...extra };
+    const raw = JSON.stringify(request);
+    expect(toUpstreamChatBody(request, 'up', raw)).toBe(toUpstreamChatBody(request, 'up'));
+    expect(toUpstreamChatBody(request, 'up', raw)).not.toBe(raw);
+  });
+
+  it('rebuilds a body that starts with a byte order mark', () => {
+    const raw = '\ufeff{"model":"up","messages":[]}';
+    expect(toUpstreamChatBody({ model: 'up', messages: [] }, 'up', raw)).toBe('{"model":"up","messages":[]}');
+  });
+
   it.each([
     [undefined, { final: false, continuous: false }],
     [{}, { final: true, continuous: false }],

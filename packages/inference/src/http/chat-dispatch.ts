@@ -37,6 +37,8 @@ export async function dispatchChat(
   served: ServedModel,
   chat: ChatRequest,
   allowedMediaHosts: ReadonlySet<string>,
+  /** The JSON text `chat` was parsed from, when it is the client's own body. */
+  raw?: string,
 ): Promise<ChatDispatch> {
   const estimate = estimateChatPromptTokens(chat);
   validateChatRequest(chat, served.config, allowedMediaHosts, estimate);
@@ -47,7 +49,7 @@ export async function dispatchChat(
   const signal = clientGone(reply);
   const upstream = await served.group.dispatch({
     path: '/v1/chat/completions',
-    body: toUpstreamChatBody(chat, served.upstreamName),
+    body: toUpstreamChatBody(chat, served.upstreamName, raw),
     signal,
   });
   if (upstream.statusCode !== 200) await throwUpstreamError(upstream);

@@ -7,6 +7,7 @@ import { SseRelay } from '../wire/sse-relay.js';
 import { usageRequestOf } from '../wire/upstream-request.js';
 import { parseUsage, reportedUsage, type ServedUsage } from './admission.js';
 import { dispatchChat, servedModelFor } from './chat-dispatch.js';
+import { keepRawJson } from './raw-json.js';
 import { readUpstreamJson, relayStream } from './upstream-io.js';
 
 export function registerChatRoutes(
@@ -14,20 +15,30 @@ export function registerChatRoutes(
   catalogue: Catalogue,
   allowedMediaHosts: ReadonlySet<string>,
 ): void {
-  app.post('/v1/chat/completions', { schema: { body: chatRequestSchema } }, async (request, reply) => {
-    const body = request.body as ChatRequest;
-    checkJsonDepth(body);
-    const served = servedModelFor(catalogue, request, body.model);
-    const { admitted, upstream, signal } = await dispatchChat(request, reply, served, body, allowedMediaHosts);
-    if (body.stream !== true) {
-      const raw = await readUpstreamJson(upstream, signal);
-      const completion = normaliseCompletion(raw, served.config.id);
-      admitted.served(() => reportedUsage(raw) && (completion.usage as ServedUsage));
-      return reply.type('application/json').send(JSON.stringify(completion));
-    }
-    const relay = new SseRelay(usageRequestOf(body), served.config.id);
-    admitted.served(() => parseUsage(relay.lastUsage));
-    relayStream(reply, upstream, relay, catalogue.streamKeepaliveMs);
-    return reply;
+  app.register(async (scope) => {
+    keepRawJson(scope);
+    scope.post('/v1/chat/completions', { schema: { body: chatRequestSchema } }, async (request, reply) => {
+      const body = request.body as ChatRequest;
+      checkJsonDepth(body);
+      const served = servedModelFor(catalogue, request, body.model);
+      const { admitted, upstream, signal } = await dispatchChat(
+        request,
+        reply,
+        served,
+        body,
+        allowedMediaHosts,
+        request.rawJson,
+      );
+      if (body.stream !== true) {
+        const raw = await readUpstreamJson(upstream, signal);
+        const completion = normaliseCompletion(raw, served.config.id);
+        admitted.served(() => reportedUsage(raw) && (completion.usage as ServedUsage));
+        return reply.type('application/json').send(JSON.stringify(completion));
+      }
+      const relay = new SseRelay(usageRequestOf(body), served.config.id);
+      admitted.served(() => parseUsage(relay.lastUsage));
+      relayStream(reply, upstream, relay, catalogue.streamKeepaliveMs);
+      return reply;
+    });
   });
 }

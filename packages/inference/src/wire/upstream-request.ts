@@ -17,14 +17,36 @@ function renameReasoning(message: ChatMessage): ChatMessage {
   return rest.reasoning === undefined ? { ...rest, reasoning: reasoning_content } : rest;
 }
 
+const STREAM_USAGE = { include_usage: true, continuous_usage_stats: true };
+const STREAM_USAGE_MEMBER = `"stream_options":${JSON.stringify(STREAM_USAGE)},`;
+
+/**
+ * The client's JSON text as the upstream body when nothing in it needs changing but, on a stream without
+ * `stream_options`, the usage request, which is added as the first member; undefined when the body must be
+ * rebuilt. Saves serialising the whole prompt again.
+ */
+function asSent(request: ChatRequest, raw: string, upstreamModel: string): string | undefined {
+  if (request.model !== upstreamModel || request.stream_options !== undefined || raw.charCodeAt(0) === 0xfeff)
+    return undefined;
+  if (Array.isArray(request.tools) && request.tools.length === 0) return undefined;
+  for (const field of INTERNAL_FIELDS) if (field in request) return undefined;
+  for (const message of request.messages) if (message.reasoning_content !== undefined) return undefined;
+  if (request.stream !== true) return raw;
+  const open = raw.indexOf('{') + 1;
+  return `${raw.slice(0, open)}${STREAM_USAGE_MEMBER}${raw.slice(open)}`;
+}
+
 /**
  * The body sent upstream: the upstream's model name, usage always requested on streams (so usage is known
  * even when the client leaves early), empty tool lists dropped (new vLLM rejects them), internal fields removed.
+ * `raw`, the JSON text `request` was parsed from, is forwarded as it is when none of this changes anything.
  */
-export function toUpstreamChatBody(request: ChatRequest, upstreamModel: string): string {
+export function toUpstreamChatBody(request: ChatRequest, upstreamModel: string, raw?: string): string {
+  const unchanged = raw === undefined ? undefined : asSent(request, raw, upstreamModel);
+  if (unchanged !== undefined) return unchanged;
   const body: Record<string, unknown> = { ...request, model: upstreamModel };
   for (const field of INTERNAL_FIELDS) delete body[field];
-  if (request.stream === true) body.stream_options = { include_usage: true, continuous_usage_stats: true };
+  if (request.stream === true) body.stream_options = STREAM_USAGE;
   else delete body.stream_options;
   if (Array.isArray(request.tools) && request.tools.length === 0) {
     delete body.tools;
