@@ -44,7 +44,7 @@ const pieces = (text: string) => {
 };
 
 type Translator = { push(text: string): string; readonly incomplete: string };
-const relay = (): Translator => new SseRelay({ final: false, continuous: false });
+const relay = (): Translator => new SseRelay({ final: false, continuous: false }, MODEL);
 const anthropic = (): Translator =>
   new AnthropicStream({ model: MODEL, stopSequences: undefined, estimatedInputTokens: 12 });
 
