@@ -43,7 +43,12 @@ export function openAiidaSqlite(path: string, queryTimeoutMs = QUERY_TIMEOUT_MS,
     maxQueued: MAX_QUEUED_QUERIES,
   });
   const db = new Kysely<AiidaDatabase>({ dialect: sqliteWorkerDialect(pool) });
-  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), nodeText, close: () => db.destroy() };
+  // Kysely destroys only a driver that ran a query: a store closed unused must still stop its workers.
+  const close = async () => {
+    await db.destroy();
+    pool.close();
+  };
+  return { db, dialect: 'sqlite', memo: new QueryMemo(Number.POSITIVE_INFINITY), nodeText, close };
 }
 
 /**
