@@ -1,5 +1,7 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { openBenchDatabase } from '../src/index.js';
+import { findThreshold, replaceModel } from '../src/storage/thresholds.js';
 import { type Bench, type Json, seedProject, startBench } from './harness.js';
 
 describeEachDialect('bench threshold model history over HTTP', ({ url }) => {
@@ -34,6 +36,33 @@ describeEachDialect('bench threshold model history over HTTP', ({ url }) => {
     expect(oldest.map((model: Json) => model.test)).toEqual(['t_test']);
     const viewed = await bench.json('GET', path(`/${created.uuid}?model=${oldest[0].uuid}`), { token: bench.muriel });
     expect(viewed.model).toEqual(oldest[0]);
+  });
+
+  it('puts the current model first when it was made in the same millisecond as the one it replaced', async () => {
+    const [threshold] = await bench.json('GET', path('?per_page=1'), { token: bench.muriel });
+    const database = await openBenchDatabase(bench.databaseUrl);
+    try {
+      const row = await findThreshold(database.db, threshold.project, threshold.uuid);
+      if (!row) throw new Error('the threshold is not stored');
+      const now = Date.now();
+      for (const upper of [1, 2]) {
+        const model = { test: 'static', upper_boundary: upper, lower_boundary: null } as const;
+        await replaceModel(
+          database.db,
+          row,
+          { ...model, min_sample_size: null, max_sample_size: null, window: null },
+          now,
+        );
+      }
+    } finally {
+      await database.close();
+    }
+    const models = await bench.json('GET', path(`/${threshold.uuid}/models`), { token: bench.muriel });
+    expect(models.map((model: Json) => [model.test, model.upper_boundary])).toEqual([
+      ['static', 2],
+      ['static', 1],
+      ['t_test', threshold.model.upper_boundary],
+    ]);
   });
 
   it('hides the history of a private project and answers 404 for a missing threshold', async () => {

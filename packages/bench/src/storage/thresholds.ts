@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { type Model, sameModel } from '../boundary/model.js';
 import type { Page } from '../wire/pagination.js';
 import { archivedFilter, type Listed, paged } from './list-query.js';
@@ -159,16 +160,16 @@ export async function listThresholds(
 }
 
 /** The threshold's models, newest first: the current one (if any) and every one it replaced. */
-export const listModels = (db: Db, thresholdUuid: string, page: Page): Promise<Listed<ModelRow>> =>
-  paged(
+export function listModels(db: Db, thresholdUuid: string, page: Page): Promise<Listed<ModelRow>> {
+  const direction = page.direction ?? 'desc';
+  // Two models made in the same millisecond: the one replaced later (or never) is the newer.
+  const replaced = sql`coalesce(${sql.ref('replaced')}, ${Number.MAX_SAFE_INTEGER})`;
+  return paged(
     db.selectFrom('model').where('threshold_uuid', '=', thresholdUuid),
-    (q) =>
-      q
-        .selectAll()
-        .orderBy('created', page.direction ?? 'desc')
-        .orderBy('uuid'),
+    (q) => q.selectAll().orderBy('created', direction).orderBy(replaced, direction).orderBy('uuid'),
     page,
   );
+}
 
 export async function deleteThreshold(db: Db, uuid: string): Promise<void> {
   await db.updateTable('threshold').set({ model_uuid: null }).where('uuid', '=', uuid).execute();
