@@ -52,3 +52,19 @@ export function loadAssets(): Map<string, Asset> {
   assets.set('uPlot.min.css', asset('text/css; charset=utf-8', readFileSync(join(uplotDir(), 'uPlot.min.css'))));
   return assets;
 }
+
+/** A static `import … from './x.js'` at the start of a line (dynamic `import()`s load later, on demand). */
+const STATIC_IMPORT = /^import\s[^;]*?from\s+'\.\/([\w.-]+\.js)';/gm;
+
+/** `entry` and every client module it imports statically, directly or not: what a page needs before it runs. */
+export function staticImports(assets: Map<string, Asset>, entry: string): string[] {
+  const found = new Set<string>();
+  const visit = (name: string) => {
+    const module = assets.get(name);
+    if (found.has(name) || !module) return;
+    found.add(name);
+    for (const [, imported] of module.body.toString('utf8').matchAll(STATIC_IMPORT)) visit(imported as string);
+  };
+  visit(entry);
+  return [...found];
+}

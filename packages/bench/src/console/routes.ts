@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { MAX_PERMUTATIONS } from '../domain/perf-query.js';
 import type { BenchContext } from '../http/context.js';
 import { findProject } from '../storage/projects.js';
 import { parseResourceId } from '../wire/slug.js';
-import { type Asset, loadAssets } from './assets.js';
+import { type Asset, loadAssets, staticImports } from './assets.js';
 import { consoleShell, type ShellMeta } from './shell.js';
 
 const CSP =
@@ -11,7 +12,7 @@ const CSP =
 /** The console's pages (Bencher's URL scheme); each answers the same shell, the client draws the page. */
 export const CONSOLE_PAGES = ['/perf', '/perf/*', '/auth/*', '/console', '/console/*'] as const;
 
-function sendShell(reply: FastifyReply, meta: ShellMeta) {
+function sendShell(reply: FastifyReply, meta: ShellMeta, modules: readonly string[]) {
   reply
     .headers({
       'content-security-policy': CSP,
@@ -20,7 +21,7 @@ function sendShell(reply: FastifyReply, meta: ShellMeta) {
       'cache-control': 'no-store',
     })
     .type('text/html; charset=utf-8')
-    .send(consoleShell(meta));
+    .send(consoleShell(meta, modules));
 }
 
 function sendAsset(reply: FastifyReply, asset: Asset, acceptEncoding: string | undefined) {
@@ -32,21 +33,43 @@ function sendAsset(reply: FastifyReply, asset: Asset, acceptEncoding: string | u
   reply.send(gzip ? asset.gzip : asset.body);
 }
 
-/** The public perf page's title and preview image (public projects only: a private one looks missing). */
+const PERF_KEYS = ['branches', 'heads', 'testbeds', 'benchmarks', 'measures', 'start_time', 'end_time'];
+const DIMENSIONS = ['branches', 'testbeds', 'benchmarks', 'measures'];
+
+/**
+ * The perf API query of a page's view, made as the client's `perfQuery` (client/perf.js) makes it, so
+ * that a preload of it is the very request the page sends; undefined when the page will not ask.
+ */
+function perfApiQuery(params: URLSearchParams): string | undefined {
+  const counts = DIMENSIONS.map((name) => (params.get(name) ?? '').split(',').filter(Boolean).length);
+  const permutations = counts.reduce((n, count) => n * count, 1);
+  if (permutations === 0 || permutations > MAX_PERMUTATIONS) return undefined;
+  const query = new URLSearchParams();
+  for (const key of PERF_KEYS) {
+    const value = params.get(key);
+    if (value) query.set(key, value);
+  }
+  return query.toString();
+}
+
+/** The public perf page's title, preview image and data (public projects only: a private one looks missing). */
 async function perfMeta(context: BenchContext, projectId: string, search: string): Promise<ShellMeta> {
   const project = await findProject(context.database.db, parseResourceId(projectId));
   if (project?.visibility !== 'public') return { title: 'Project Not Found' };
   const params = new URLSearchParams(search);
-  const plotted = ['branches', 'testbeds', 'benchmarks', 'measures'].every((name) => params.get(name));
+  const plotted = DIMENSIONS.every((name) => params.get(name));
+  const data = perfApiQuery(params);
   return {
     title: `📈 ${project.name}`,
     description: `View ${project.name} continuous benchmarking results and performance regressions`,
     image: plotted ? `/v0/projects/${project.slug}/perf/img${search}` : undefined,
+    data: data === undefined ? undefined : `/v0/projects/${project.slug}/perf?${data}`,
   };
 }
 
 export function registerConsole(app: FastifyInstance, context: BenchContext): void {
   const assets = loadAssets();
+  const modules = staticImports(assets, 'app.js');
   app.get<{ Params: { file: string } }>('/console/assets/:file', (request, reply) => {
     const asset = assets.get(request.params.file);
     if (!asset) return reply.code(404).type('text/plain').send('Not found');
@@ -62,7 +85,8 @@ export function registerConsole(app: FastifyInstance, context: BenchContext): vo
   });
   app.get<{ Params: { project: string } }>('/perf/:project', async (request, reply) => {
     const query = request.url.indexOf('?');
-    sendShell(reply, await perfMeta(context, request.params.project, query < 0 ? '' : request.url.slice(query)));
+    const meta = await perfMeta(context, request.params.project, query < 0 ? '' : request.url.slice(query));
+    sendShell(reply, meta, modules);
   });
-  for (const path of CONSOLE_PAGES) app.get(path, (_request, reply) => sendShell(reply, { title: 'Console' }));
+  for (const path of CONSOLE_PAGES) app.get(path, (_request, reply) => sendShell(reply, { title: 'Console' }, modules));
 }
