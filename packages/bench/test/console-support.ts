@@ -43,17 +43,21 @@ export async function seedConsole(bench: Bench) {
   return { org, regression, report };
 }
 
-/** A browser context signed in as Muriel: Bencher's console session in localStorage, expiring at `expiration`. */
+/**
+ * A browser context signed in as Muriel (or `as` another user): Bencher's console session in localStorage,
+ * expiring at `expiration`.
+ */
 export async function signedIn(
   browser: Browser,
   bench: Bench,
   expiration = Date.now() + 3_600_000,
+  as = { slug: 'muriel-bagge', token: bench.muriel },
 ): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  const me = await bench.json('GET', '/v0/users/muriel-bagge', { token: bench.muriel });
+  const me = await bench.json('GET', `/v0/users/${as.slug}`, { token: as.token });
   const session = {
     user: me,
-    token: bench.muriel,
+    token: as.token,
     creation: new Date().toISOString(),
     expiration: new Date(expiration).toISOString(),
   };
