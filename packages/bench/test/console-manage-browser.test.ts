@@ -264,10 +264,15 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     await page.locator('#invite').getByLabel('Role').selectOption('member');
     await page.getByRole('button', { name: 'Invite' }).click();
     await page.locator('#notice').filter({ hasText: 'Invitation sent to courage@nowhere.com as member' }).waitFor();
+    // Courage, signed in, opens the link of the invitation mail.
     const [mail] = await outboxOf(bench, 1);
-    const invite = /^Invite code: (\S+)$/m.exec(mail?.body ?? '')?.[1];
-    expect(invite).toBeDefined();
-    await bench.json('POST', '/v0/auth/accept', { token: bench.courage, body: { invite }, status: 202 });
+    const link = /(https?:\/\/\S+\/auth\/login\?invite=\S+)/.exec(mail?.body ?? '')?.[1] as string;
+    const courage = await signedIn(browser, bench, Date.now() + 3_600_000, { slug: 'courage', token: bench.courage });
+    const invited = await courage.newPage();
+    await invited.goto(`${bench.base}${new URL(link).pathname}${new URL(link).search}`);
+    await invited.waitForURL(/\/console\?notify_text=Invitation/);
+    expect(await invited.locator('#notice').textContent()).toContain('Invitation accepted!');
+    await courage.close();
 
     await page.reload();
     const role = page.getByLabel('Role of Courage');
