@@ -259,7 +259,9 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
 
   it('invites a member with a role, changes the role, removes the member; renames and deletes an organization', async () => {
     const page = await context.newPage();
-    await page.goto(`${bench.base}/console/organizations/${org.slug}/members`);
+    await page.goto(`${bench.base}/console/organizations/${org.slug}/projects`);
+    await page.getByRole('navigation', { name: 'Organization' }).getByRole('link', { name: 'Members' }).click();
+    await page.waitForURL(/\/members$/);
     await page.getByLabel('Email').fill('courage@nowhere.com');
     await page.locator('#invite').getByLabel('Role').selectOption('member');
     await page.getByRole('button', { name: 'Invite' }).click();

@@ -46,6 +46,7 @@ const organizationNav = (org) =>
 
 async function orgProjectsPage(org) {
   await projectsPage(`/v0/organizations/${org}/projects`, 'Projects');
+  $('#app').insertAdjacentHTML('afterbegin', organizationNav(org).markup);
   $('#app').insertAdjacentHTML(
     'beforeend',
     h`<section><h2>New project</h2><form id="new-project"><label>Name <input name="name" required maxlength="64"></label>
