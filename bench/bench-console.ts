@@ -2,6 +2,7 @@
 // `atrium serve --services bench` on SQLite and PostgreSQL: the perf API at 255 permutations beside its
 // raw SQL, and in headless Chromium the time from navigation to the perf page's first drawn plot, with
 // the JavaScript the page loads. Args: `[api runs] [page loads] [sqlite|postgres|both] [reports]`.
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { openBenchDatabase, perfMetrics } from '@atrium/bench';
 import { launchChromium } from '@atrium/core/testing/chromium';
@@ -39,6 +40,12 @@ interface PageLoad {
   /** Gzipped bytes of the scripts the page loaded, and of everything else but the perf data. */
   scriptBytes: number;
   otherBytes: number;
+}
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux: clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** One cold load of the perf page in a fresh browser context (no cache), timed by the page itself. */
@@ -108,7 +115,9 @@ async function measure(dialect: Dialect, browser: Browser, runs: number, loads: 
       const response = await fetch(`${running.origin}/v0/projects/bench/perf?${search}`, { headers });
       bytes = (await response.text()).length;
     };
+    const cpuBefore = cpuMs(running.pid);
     const { api, sql } = await apiBesideSql(request, () => perfMetrics(raw, query), runs, WARM_UP);
+    const serverCpu = (cpuMs(running.pid) - cpuBefore) / (runs + WARM_UP);
     // The project is public: the page is loaded as an anonymous visitor would.
     const pageUrl = `${running.origin}/perf/bench?${search}`;
     await loadPerfPage(browser, pageUrl);
@@ -123,6 +132,7 @@ async function measure(dialect: Dialect, browser: Browser, runs: number, loads: 
       'SQL p50 ms': median(sql),
       'SQL p99 ms': percentile(sql, 0.99),
       'API/SQL': (median(api) / median(sql)).toFixed(2),
+      'server CPU ms/request': serverCpu,
       'answer KB': Math.round(bytes / 1024),
       'data in page p50 ms': median(pages.map((load) => load.perfResponseEnd)),
       'first plot p50 ms': median(firstPlot),
@@ -158,6 +168,7 @@ export default async function benchConsole(args: string[]): Promise<BenchReport>
       'SQL p50 ms',
       'SQL p99 ms',
       'API/SQL',
+      'server CPU ms/request',
       'answer KB',
       'data in page p50 ms',
       'first plot p50 ms',
@@ -170,6 +181,7 @@ export default async function benchConsole(args: string[]): Promise<BenchReport>
       'goals: API p99 < 50 ms; first plot < 1 s after navigation; JavaScript shipped to the perf page < 150 KB gzipped',
       `API = request sent to body received as text, ${runs} sequential requests alternating with ${runs} runs of its SQL (perfMetrics on a second connection from this process), ${WARM_UP} untimed runs of each first`,
       `first plot = navigation start to the '${FIRST_PLOT}' mark after uPlot's first draw, ${loads} cold loads (fresh browser context each) of /perf/bench?<the same view> as an anonymous visitor of the public project, after one untimed load; data in page = navigation start to the last byte of the perf answer`,
+      'server CPU = user + system time of the atrium serve process over the API requests (warm-up included), per request: less sensitive to a busy machine than latency',
       'JS KB gz = encoded (gzipped) bytes of every script the page loaded; other = the rest but the perf data (HTML, CSS, other API answers)',
     ],
   };
