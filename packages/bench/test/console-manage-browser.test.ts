@@ -306,4 +306,24 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     expect((await bench.call('GET', `/v0/organizations/${temp.slug}`, { token: bench.muriel })).status).toBe(404);
     await page.close();
   });
+
+  it('edits the signed-in user: a new name and slug keep the session, a new email logs out', async () => {
+    const courage = await signedIn(browser, bench, Date.now() + 3_600_000, { slug: 'courage', token: bench.courage });
+    const page = await courage.newPage();
+    await page.goto(`${bench.base}/console/users/courage/settings`);
+    await page.getByLabel('Name').fill('Courage the Dog');
+    await page.getByLabel('Slug').fill('courage-the-dog');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/console\/users\/courage-the-dog\/settings\?notify_text=/);
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Courage the Dog' }).waitFor();
+    expect(await bench.json('GET', '/v0/users/courage-the-dog', { token: bench.courage })).toMatchObject({
+      name: 'Courage the Dog',
+    });
+    await page.getByLabel('Email').fill('courage.the.dog@nowhere.com');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/auth\/login\?notify_text=/);
+    expect(await page.locator('#notice').textContent()).toContain('log in with courage.the.dog@nowhere.com');
+    expect(await page.evaluate(`localStorage.getItem('BENCHER_USER')`)).toBeNull();
+    await courage.close();
+  });
 });

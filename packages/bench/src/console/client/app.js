@@ -12,7 +12,6 @@ import {
   projectNav,
   reportPage,
   reportsPage,
-  userSettingsPage,
 } from './pages.js';
 import { perfPage } from './perf.js';
 
@@ -144,7 +143,7 @@ async function route() {
   show(h`<div id="content"></div>`);
   if (second === 'organizations' && third) return orgProjectsPage(third);
   if (second === 'users' && rest[0] === 'keys') return keysPage(`/v0/users/${third}/keys`, 'API keys');
-  if (second === 'users') return userSettingsPage();
+  if (second === 'users') return (await import('./settings.js')).userSettingsPage();
   notFoundPage();
 }
 

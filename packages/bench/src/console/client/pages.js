@@ -1,5 +1,5 @@
 // Project pages: dashboard of pinned plots, reports and alerts, keys; the project menu and the not-found page.
-import { api, failure, get, session } from './api.js';
+import { api, failure, get } from './api.js';
 import { $, date, h, notify, params, raw, show } from './dom.js';
 import { dayOf, listPage } from './list.js';
 import { drawPlot } from './plot.js';
@@ -262,13 +262,4 @@ export async function keysPage(path, title) {
     if (!done.ok) return notify(`Failed to revoke: ${failure(done)}`, 'error');
     keysPage(path, title);
   };
-}
-
-export async function userSettingsPage() {
-  const user = session().user;
-  show(
-    h`<section><h2>Account</h2><table><tr><th>Name</th><td>${user.name}</td></tr><tr><th>Slug</th><td>${user.slug}</td></tr><tr><th>Email</th><td>${user.email}</td></tr></table>
-<p><a href="/console/users/${user.slug}/keys">API keys</a> · <a href="/auth/logout">Log out</a></p></section>`,
-    $('#content'),
-  );
 }

@@ -1,5 +1,6 @@
-// Project and organization settings: name, slug (and a project's URL and visibility), delete after typing the slug.
-import { api, failure, get } from './api.js';
+// Project and organization settings: name, slug (and a project's URL and visibility), delete after typing the slug;
+// the user's own account.
+import { api, clearSession, failure, get, saveSession, session } from './api.js';
 import { $, h, notify, raw, show } from './dom.js';
 
 const allowed = async (path) => (await get(path)).data?.allowed === true;
@@ -101,4 +102,33 @@ export async function organizationSettingsPage(org) {
       localStorage.removeItem('BENCHER_ORGANIZATION');
       location.href = `/console?notify_text=${encodeURIComponent(`Organization ${organization.name} deleted.`)}`;
     });
+}
+
+/** The signed-in user's name, slug and email; a new email ends the session (its token names the old one). */
+export async function userSettingsPage() {
+  const stored = session();
+  const user = stored.user;
+  show(
+    h`<section><h2>Account</h2><form id="user-settings"><label>Name <input name="name" value="${user.name}" required maxlength="64"></label>
+<label>Slug <input name="slug" value="${user.slug}" required maxlength="64"></label>
+<label>Email <input name="email" type="email" value="${user.email}" required></label><small class="muted">Changing your email logs you out: log in again with the new one.</small>
+<button class="primary">Save</button></form>
+<p><a href="/console/users/${user.slug}/keys">API keys</a> · <a href="/auth/logout">Log out</a></p></section>`,
+    $('#content'),
+  );
+  $('#user-settings').onsubmit = async (event) => {
+    event.preventDefault();
+    const body = changes(event.target, user);
+    if (!Object.keys(body).length) return notify('Nothing changed.');
+    const done = await api('PATCH', `/v0/users/${user.slug}`, body);
+    if (!done.ok) return notify(`Failed to save your account: ${failure(done)}`, 'error');
+    if (body.email) {
+      clearSession();
+      return location.replace(
+        `/auth/login?notify_text=${encodeURIComponent(`Email changed: log in with ${body.email}.`)}`,
+      );
+    }
+    saveSession({ ...stored, user: { ...user, ...done.data } });
+    location.replace(`/console/users/${done.data.slug}/settings?notify_text=${encodeURIComponent('Account saved.')}`);
+  };
 }
