@@ -72,6 +72,9 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     const page = await context.newPage();
     await page.goto(`${bench.base}${PROJECT}/thresholds/add?testbed=localhost`);
     const save = page.getByRole('button', { name: 'Create threshold' });
+    // An empty form cannot be sent, but says nothing until the user types.
+    expect(await save.isDisabled()).toBe(true);
+    expect(await formVerdict(page)).toBe('');
     for (const model of MODEL_CASES) {
       await fillModel(page, model);
       const expected = serverVerdict(model);

@@ -88,7 +88,7 @@ function changes(form, current) {
 }
 
 export async function dimensionPage(project, base, kind, id, editable) {
-  const path = `/v0/projects/${project.slug}/${kind}/${id}`;
+  const path = `/v0/projects/${project.slug}/${kind}/${encodeURIComponent(id)}`;
   const label = DIMENSIONS[kind];
   const [reply, deletable] = await Promise.all([
     get(path),

@@ -26,7 +26,7 @@ const BOUNDARY = {
   delta_iqr: ['a ΔIQR multiplier ≥ 0', '3.0'],
 };
 
-export const MODEL_FIELDS = ['lower_boundary', 'upper_boundary', 'min_sample_size', 'max_sample_size', 'window'];
+const MODEL_FIELDS = ['lower_boundary', 'upper_boundary', 'min_sample_size', 'max_sample_size', 'window'];
 
 const field = (name, label, value, help, placeholder, step) =>
   h`<div><label>${label} <input type="number" name="${name}" step="${step}" placeholder="${placeholder}" value="${value ?? ''}" aria-describedby="${name}-help"></label><br><small class="muted" id="${name}-help">${help}</small></div>`;
@@ -42,7 +42,7 @@ function modelFields(test, initial) {
 }
 
 /** The model the form holds and why it is invalid (the server's words), if it is. */
-export function readModel(form) {
+function readModel(form) {
   const model = { test: form.elements.test.value };
   for (const name of MODEL_FIELDS) {
     const input = form.elements[name];
@@ -82,7 +82,7 @@ async function dimensionSelects(project) {
  */
 export async function thresholdFormPage(project, base, uuid) {
   const path = `/v0/projects/${project.slug}/thresholds`;
-  const current = uuid ? await get(`${path}/${uuid}`) : undefined;
+  const current = uuid ? await get(`${path}/${encodeURIComponent(uuid)}`) : undefined;
   if (current && !current.ok)
     return show(h`<section data-testid="not-found"><h2>Threshold Not Found</h2></section>`, $('#content'));
   const threshold = current?.data;
@@ -98,19 +98,25 @@ export async function thresholdFormPage(project, base, uuid) {
     $('#content'),
   );
   const form = $('#threshold-form');
+  // The submit button waits for a valid model; the reason shows once the user has typed (or edits a model).
+  let touched = Boolean(initial);
   const check = () => {
     const { problem } = readModel(form);
     const box = $('#model-problem');
-    box.hidden = !problem;
+    box.hidden = !problem || !touched;
     box.textContent = problem ?? '';
     $('#save-threshold').disabled = Boolean(problem);
     return problem;
   };
   form.addEventListener('change', (event) => {
+    touched = true;
     if (event.target.name === 'test') show(modelFields(event.target.value, initial), $('#model-fields'));
     check();
   });
-  form.addEventListener('input', check);
+  form.addEventListener('input', () => {
+    touched = true;
+    check();
+  });
   check();
   form.onsubmit = async (event) => {
     event.preventDefault();

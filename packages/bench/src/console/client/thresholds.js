@@ -42,7 +42,7 @@ async function historySection(path, base, threshold, viewed) {
 }
 
 export async function thresholdPage(project, base, uuid, editable) {
-  const path = `/v0/projects/${project.slug}/thresholds/${uuid}`;
+  const path = `/v0/projects/${project.slug}/thresholds/${encodeURIComponent(uuid)}`;
   const modelParam = params().get('model');
   const [reply, deletable] = await Promise.all([
     get(`${path}${modelParam ? `?model=${encodeURIComponent(modelParam)}` : ''}`),
