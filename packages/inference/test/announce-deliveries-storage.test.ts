@@ -12,6 +12,7 @@ import { outboxEntries, postAnnouncement } from '../src/tenancy/announcements.js
 import { DAY, seedTenant, T0, withDatabase } from './support/tenancy.js';
 
 const LEASE = 60_000;
+const CHANNELS = ['slack-ops', 'matrix-ops'];
 
 describeEachDialect('announcement deliveries to chat channels', ({ url }) => {
   it('one pending delivery per channel, claimed once per attempt, retried when due, then sent or failed', () =>
@@ -21,7 +22,10 @@ describeEachDialect('announcement deliveries to chat channels', ({ url }) => {
       const posted = await postAnnouncement(db, tenant.operator, input, T0, 'outbox', ['slack-ops', 'matrix-ops']);
       expect(posted).toMatchObject({ recipients: 2, channels: 2 });
 
-      const due = await dueDeliveries(db, T0, 10);
+      // A process configured with other channels (or none) leaves them for one that knows them.
+      expect(await dueDeliveries(db, [], T0, 10)).toEqual([]);
+      expect((await dueDeliveries(db, ['matrix-ops', 'irc'], T0, 10)).map((d) => d.channel)).toEqual(['matrix-ops']);
+      const due = await dueDeliveries(db, CHANNELS, T0, 10);
       expect(due.map((d) => [d.channel, d.attempts])).toEqual([
         ['slack-ops', 0],
         ['matrix-ops', 0],
@@ -33,12 +37,12 @@ describeEachDialect('announcement deliveries to chat channels', ({ url }) => {
       expect(await claimDelivery(db, slack, T0 + LEASE)).toBe(true);
       expect(await claimDelivery(db, slack, T0 + LEASE)).toBe(false);
       expect(await claimDelivery(db, matrix, T0 + LEASE)).toBe(true);
-      expect(await dueDeliveries(db, T0 + LEASE - 1, 10)).toEqual([]);
+      expect(await dueDeliveries(db, CHANNELS, T0 + LEASE - 1, 10)).toEqual([]);
 
       await markDeliveryFailed(db, slack.id, 'hooks.example.org: HTTP 500', T0 + 1_000);
       await markDelivered(db, matrix.id, T0 + 10);
-      expect(await dueDeliveries(db, T0 + 999, 10)).toEqual([]);
-      const retry = await dueDeliveries(db, T0 + 1_000, 10);
+      expect(await dueDeliveries(db, CHANNELS, T0 + 999, 10)).toEqual([]);
+      const retry = await dueDeliveries(db, CHANNELS, T0 + 1_000, 10);
       expect(retry.map((d) => [d.channel, d.attempts])).toEqual([['slack-ops', 1]]);
       expect(await claimDelivery(db, retry[0] as (typeof retry)[0], T0 + LEASE)).toBe(true);
       await markDeliveryFailed(db, slack.id, 'hooks.example.org: HTTP 404 no_service', undefined);
@@ -48,7 +52,7 @@ describeEachDialect('announcement deliveries to chat channels', ({ url }) => {
         ['matrix-ops', 'sent', 1, null, T0 + 10, 'Upgrade', 'maintenance'],
         ['slack-ops', 'failed', 2, 'hooks.example.org: HTTP 404 no_service', null, 'Upgrade', 'maintenance'],
       ]);
-      expect(await dueDeliveries(db, T0 + 10 * LEASE, 10)).toEqual([]);
+      expect(await dueDeliveries(db, CHANNELS, T0 + 10 * LEASE, 10)).toEqual([]);
 
       const outbox = await outboxEntries(db, 10);
       expect(outbox.map((o) => [o.type, o.to, o.status])).toEqual([

@@ -20,7 +20,9 @@ const MAX_IN_FLIGHT = 20;
  * emails: each delivery is claimed (so several processes on one database post it once), posted, and marked sent
  * or failed; a failure is retried with a doubling delay up to `attempts` times, except a permanent refusal.
  * A round only starts attempts and does not wait for them, so a channel that hangs until its timeout holds up no
- * other channel's posts or retries. Secrets are never logged.
+ * other channel's posts or retries. A process posts only to the channels it is configured with: while gateway
+ * processes on one database differ (a rolling restart), a delivery waits for one that knows its channel.
+ * Secrets are never logged.
  */
 export class ChannelSender {
   private readonly channels: ReadonlyMap<string, Channel>;
@@ -91,7 +93,7 @@ export class ChannelSender {
   private async deliverDue(): Promise<void> {
     const room = MAX_IN_FLIGHT - this.inFlight.size;
     if (room <= 0) return;
-    const due = await dueDeliveries(this.db, this.clock(), room);
+    const due = await dueDeliveries(this.db, this.channelNames, this.clock(), room);
     for (const delivery of due) {
       if (this.closed || !(await claimDelivery(this.db, delivery, this.clock() + this.leaseMs))) continue;
       const attempt = this.attempt(delivery)
@@ -108,9 +110,8 @@ export class ChannelSender {
 
   private async attempt(delivery: DueDelivery): Promise<void> {
     const attempt = delivery.attempts + 1;
-    const channel = this.channels.get(delivery.channel);
+    const channel = this.channels.get(delivery.channel) as Channel;
     try {
-      if (!channel) throw new DeliveryError(`the channel '${delivery.channel}' is not configured`, true);
       await deliver(channel, delivery.id, delivery.announcement, { ...this.config, signal: this.stop.signal });
       await markDelivered(this.db, delivery.id, this.clock());
     } catch (error) {

@@ -29,14 +29,21 @@ export async function queueDeliveries(
     .execute();
 }
 
-/** Pending deliveries whose (next) attempt is due, oldest first. */
-export async function dueDeliveries(db: Kysely<InferenceDatabase>, now: number, limit: number): Promise<DueDelivery[]> {
+/** Pending deliveries to `channels` whose (next) attempt is due, oldest first. */
+export async function dueDeliveries(
+  db: Kysely<InferenceDatabase>,
+  channels: readonly string[],
+  now: number,
+  limit: number,
+): Promise<DueDelivery[]> {
+  if (channels.length === 0) return [];
   const rows = await db
     .selectFrom('announcement_delivery as d')
     .innerJoin('announcement as a', 'a.id', 'd.announcement_id')
     .select(['d.id', 'd.channel', 'd.attempts'])
     .select(['a.id as a_id', 'a.kind', 'a.title', 'a.body', 'a.starts', 'a.ends', 'a.created'])
     .where('d.status', '=', 'pending')
+    .where('d.channel', 'in', channels)
     .where('d.next_attempt', '<=', now)
     .orderBy('d.next_attempt')
     .orderBy('d.id')
