@@ -62,7 +62,9 @@ export async function startPortkey(): Promise<Portkey> {
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [server, `--port=${port}`, '--headless'], {
     cwd: DIR,
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // Its stderr is left out of the report: stream connections closed at the end of a timed run make it print
+    // stack traces ("Response object has been garbage collected") that are about the load generator, not errors.
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {
     let output = '';
@@ -72,11 +74,14 @@ export async function startPortkey(): Promise<Portkey> {
       if (!output.includes('Ready for connections')) return;
       clearTimeout(timer);
       child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
       resolve();
     };
     child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`Portkey exited with ${code}: ${output}`)));
   });
+  child.stderr?.resume();
   child.stdout?.resume();
   process.once('exit', () => child.kill('SIGKILL'));
   return {
