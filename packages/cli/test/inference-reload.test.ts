@@ -63,6 +63,38 @@ async function until(check: () => Promise<boolean>, ms: number, what: string): P
   return Date.now() - started;
 }
 
+/** Workers sending chat requests (streamed and not) in turn to `models` through `clients` until stopped. */
+function startLoad(clients: OpenAI[], models: string[]): { stop(): Promise<Outcome[]> } {
+  const outcomes: Outcome[] = [];
+  let running = true;
+  const workers = Array.from({ length: 6 }, async (_, worker) => {
+    for (let n = 0; running; n++) {
+      const client = clients[worker % clients.length] as OpenAI;
+      outcomes.push(await chat(client, models[n % models.length] as string, worker % 3 === 0));
+      await sleep(20);
+    }
+  });
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(workers);
+      return outcomes;
+    },
+  };
+}
+
+/** Served before the reload; after it, only new requests to the removed model refused, with 404 model_not_found. */
+function expectOnlyRemovedRefused(outcomes: Outcome[], removed: string, reloaded: number): void {
+  expect(outcomes.filter((o) => o.started < reloaded && o.status === 200).length).toBeGreaterThan(0);
+  const failed = outcomes.filter((o) => o.status !== 200);
+  expect(failed.filter((o) => o.model !== removed)).toEqual([]);
+  expect(new Set(failed.map((o) => `${o.status} ${o.code}`))).toEqual(new Set(['404 model_not_found']));
+  const late = outcomes.filter((o) => o.started > reloaded);
+  expect(late.filter((o) => o.model === removed).length).toBeGreaterThan(0);
+  expect(late.filter((o) => o.model === removed && o.status === 200)).toEqual([]);
+  expect(late.filter((o) => o.model !== removed && o.status === 200).length).toBeGreaterThan(0);
+}
+
 describeEachDialect('catalogue reload under load, two gateway processes on one database', ({ url }) => {
   it('removes, adds and changes models without a restart: in-flight requests finish, only the removed model is refused', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'atrium-reload-'));
@@ -82,7 +114,7 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
       held.push(() => response.end(rest.join('')));
     });
     const gateways: Served[] = [];
-    let loading = true;
+    const loads: { stop(): Promise<Outcome[]> }[] = [];
     try {
       const config = join(dir, 'atrium.toml');
       const writeConfig = (models: string) =>
@@ -110,14 +142,8 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
       for (const base of bases) expect(await modelIds(base, open)).toEqual([KEEP, OLD]);
 
       // A steady load on both models through both gateways, streamed and not.
-      const outcomes: Outcome[] = [];
-      const workers = Array.from({ length: 6 }, async (_, worker) => {
-        for (let n = 0; loading; n++) {
-          const client = listedClients[worker % 2] as OpenAI;
-          outcomes.push(await chat(client, n % 2 === 0 ? KEEP : OLD, worker % 3 === 0));
-          await sleep(20);
-        }
-      });
+      const load = startLoad(listedClients, [KEEP, OLD]);
+      loads.push(load);
       // Requests to the model about to go, held by the upstream across the reload.
       const inFlight = listedClients.flatMap((client) => [true, false].map((s) => chat(client, OLD, s, HOLD)));
       await until(async () => held.length === inFlight.length, 10_000, 'held requests reach the upstream');
@@ -147,17 +173,7 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
       // The held requests to the removed model are still open; let them finish on the old definition.
       for (const release of held.splice(0)) release();
       expect((await Promise.all(inFlight)).map((o) => o.status)).toEqual([200, 200, 200, 200]);
-      loading = false;
-      await Promise.all(workers);
-
-      expect(outcomes.filter((o) => o.started < reloaded && o.status === 200).length).toBeGreaterThan(20);
-      const failed = outcomes.filter((o) => o.status !== 200);
-      expect(failed.filter((o) => o.model !== OLD)).toEqual([]);
-      expect(new Set(failed.map((o) => `${o.status} ${o.code}`))).toEqual(new Set(['404 model_not_found']));
-      const late = outcomes.filter((o) => o.started > reloaded);
-      expect(late.filter((o) => o.model === OLD).length).toBeGreaterThan(0);
-      expect(late.filter((o) => o.model === OLD && o.status === 200)).toEqual([]);
-      expect(late.filter((o) => o.model === KEEP && o.status === 200).length).toBeGreaterThan(0);
+      expectOnlyRemovedRefused(await load.stop(), OLD, reloaded);
       // The changed upstream name applies to new requests; the key listing the removed model keeps the other.
       expect(upstreamModels.at(-1)).toBe('keep-v2');
       expect(await chat(clientOf(bases[0] as string, open), NEW, false)).toMatchObject({ status: 200 });
@@ -170,25 +186,38 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
       expect(messages.status).toBe(404);
       expect(((await messages.json()) as { error: { type: string } }).error.type).toBe('not_found_error');
 
-      // SIGHUP reloads that one process; a configuration that does not load changes nothing.
+      // A configuration that does not load changes nothing.
       writeConfig(`${model(KEEP, upstream.origin)}[[inference.models]]\nid = "broken`);
       expect((await runCli(['inference', 'reload'], env)).code).toBe(2);
       gateways[0]?.child.kill('SIGHUP');
       await sleep(1_500);
       for (const base of bases) expect(await modelIds(base, open)).toEqual([NEW, KEEP].sort());
-      writeConfig(model(KEEP, upstream.origin) + model(NEW, upstream.origin) + model(BACK, upstream.origin));
+
+      // SIGHUP reloads the process that gets it, under load, the same way.
+      const [signalled, other] = bases.map((b) => clientOf(b, open)) as [OpenAI, OpenAI];
+      const hupLoad = startLoad([signalled], [KEEP, NEW]);
+      loads.push(hupLoad);
+      const hupInFlight = [true, false].map((s) => chat(signalled, NEW, s, HOLD));
+      await until(async () => held.length === hupInFlight.length, 10_000, 'held requests reach the upstream');
+      writeConfig(model(KEEP, upstream.origin) + model(BACK, upstream.origin));
       gateways[0]?.child.kill('SIGHUP');
       await until(
-        async () => (await modelIds(bases[0] as string, open)).includes(BACK),
+        async () => (await modelIds(bases[0] as string, open)).join() === [BACK, KEEP].sort().join(),
         5_000,
         'SIGHUP loads the catalogue',
       );
-      expect(await chat(clientOf(bases[0] as string, open), BACK, true)).toMatchObject({ status: 200 });
-      await sleep(1_500);
+      const hupReloaded = Date.now();
+      await sleep(500);
+      for (const release of held.splice(0)) release();
+      expect((await Promise.all(hupInFlight)).map((o) => o.status)).toEqual([200, 200]);
+      expectOnlyRemovedRefused(await hupLoad.stop(), NEW, hupReloaded);
+      expect(await chat(signalled, BACK, true)).toMatchObject({ status: 200 });
+      // The other process got no signal and no new version.
       expect(await modelIds(bases[1] as string, open)).toEqual([NEW, KEEP].sort());
+      expect(await chat(other, NEW, false)).toMatchObject({ status: 200 });
       expect(await Promise.all(gateways.splice(0).map((g) => g.stop()))).toEqual([0, 0]);
     } finally {
-      loading = false;
+      await Promise.allSettled(loads.map((l) => l.stop()));
       for (const release of held.splice(0)) release();
       await Promise.all(gateways.map((g) => g.stop('SIGKILL')));
       await upstream.close();
