@@ -49,10 +49,7 @@ export async function listPage(page: PageQuery): Promise<Row[]> {
 /** The page's ids read in id order within the first `WALK_ROWS` ids, or undefined if not expected or not found there. */
 async function walkIds(page: PageQuery, wanted: number, descending: boolean): Promise<number[] | undefined> {
   const { store, table, query, total, offset } = page;
-  const tableRows = await memoCount(
-    store,
-    sql<{ n: number }>`select count(*) as n from ${sql.table(table)} as e where 1 = 1`,
-  );
+  const tableRows = Math.max(await tableSize(store, table), total);
   if (((offset + wanted) * tableRows) / Math.max(total, 1) > WALK_ROWS / 2) return undefined;
   const bound = await walkBound(store, table, descending);
   // On SQLite `+column` keeps the filters off their indexes (PostgreSQL takes the id range by itself).
@@ -67,6 +64,19 @@ async function walkIds(page: PageQuery, wanted: number, descending: boolean): Pr
     store.db,
   );
   return rows.length === wanted || bound === undefined ? rows.map((r) => Number(r.id)) : undefined;
+}
+
+/** The rows in `table`: counted once on an archive, the planner's estimate on PostgreSQL (a heuristic's input). */
+function tableSize(store: AiidaStore, table: string): Promise<number> {
+  if (store.dialect === 'sqlite') {
+    return memoCount(store, sql<{ n: number }>`select count(*) as n from ${sql.table(table)} as e where 1 = 1`);
+  }
+  return store.memo.get(`reltuples:${table}`, async () => {
+    const { rows } = await sql<{
+      n: number;
+    }>`select reltuples as n from pg_class where oid = to_regclass(${table})`.execute(store.db);
+    return Number(rows[0]?.n ?? 0);
+  });
 }
 
 /** The id `WALK_ROWS` rows into `table` from either end (undefined when the table is smaller). */
