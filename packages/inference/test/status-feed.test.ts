@@ -1,4 +1,4 @@
-import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
+import { chromiumAvailable, launchChromium, rawHttp } from '@atrium/core/testing';
 import type { Kysely } from 'kysely';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +102,24 @@ describe('public status page and its Atom feed', () => {
     );
     expect(xml).not.toContain('<script>');
     expect(xml).not.toContain('\u0001');
+  });
+
+  it.each([
+    ['a b', 400],
+    ['x"><y', 400],
+    ['[::1', 400],
+    ['[zz]', 400],
+    ['example.org:99999', 400],
+    ['a/b', 400],
+    ['', 400],
+    ['status.example.org:8443', 200],
+    ['[::1]:8000', 200],
+  ])('Host %j: %i (the feed builds its links on it)', async (host, status) => {
+    const response = await rawHttp(app.base, [
+      `GET /ui/status.atom HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    ]);
+    expect(response.status).toBe(status);
+    if (status === 200) expect(response.body).toContain(`href="http://${host}/ui/status.atom"`);
   });
 
   it.skipIf(!chromiumAvailable)('a browser finds the feed from the page and its XML parser reads it', async () => {

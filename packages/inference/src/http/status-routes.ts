@@ -1,3 +1,4 @@
+import { HttpError } from '@atrium/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { latestAnnouncements, openAnnouncements, pastAnnouncements } from '../storage/announcements.js';
@@ -10,6 +11,8 @@ import { sendPage } from './ui-reply.js';
 const DAY_MS = 86_400_000;
 const FEED_ENTRIES = 50;
 const PAST_LISTED = 20;
+/** A Host header the feed's absolute links can be built on: a name or an address, and a port. */
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
 export interface StatusOptions {
   /** The status page's public URL (behind a proxy); else taken from each request. */
@@ -22,8 +25,14 @@ export interface StatusOptions {
  * for feed readers. Registered in the `/ui` scope.
  */
 export function registerStatusRoutes(scope: FastifyInstance, db: Kysely<InferenceDatabase>, options: StatusOptions) {
-  const pageUrlOf = (request: FastifyRequest) =>
-    new URL(options.statusPageUrl ?? `${request.protocol}://${request.host}/ui/status`);
+  function pageUrlOf(request: FastifyRequest): URL {
+    if (options.statusPageUrl) return new URL(options.statusPageUrl);
+    if (HOST.test(request.host))
+      try {
+        return new URL(`${request.protocol}://${request.host}/ui/status`);
+      } catch {} // a port over 65535, an address that is not one
+    throw new HttpError(400, 'invalid_request', 'the Host header is not a host name');
+  }
 
   scope.get('/status', async (_request, reply) => {
     const now = options.clock();
