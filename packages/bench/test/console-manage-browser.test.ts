@@ -42,6 +42,9 @@ async function fillModel(page: Page, model: ModelCase) {
   }
 }
 
+/** The threshold form's branch, testbed or measure select. */
+const dimension = (page: Page, name: string) => page.locator(`#threshold-form select[name="${name}"]`);
+
 const formVerdict = async (page: Page) => {
   const box = page.getByTestId('model-problem');
   return (await box.isHidden()) ? '' : ((await box.textContent()) ?? '');
@@ -88,7 +91,7 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     }
 
     // main × localhost × latency has a threshold already: the server says so and the form shows it.
-    await page.getByLabel('Measure').selectOption({ label: 'Latency' });
+    await dimension(page, 'measure').selectOption({ label: 'Latency' });
     await fillModel(page, { test: 't_test', upper_boundary: 1.5, max_sample_size: 32 });
     await page.screenshot({ path: `${SCREENSHOTS}threshold-form.png`, fullPage: true });
     await page.getByLabel('Upper boundary').fill('0.95');
@@ -96,7 +99,7 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     await page.getByRole('alert').filter({ hasText: 'already exists' }).first().waitFor();
     expect(await formVerdict(page)).toContain('The server refused the threshold');
 
-    await page.getByLabel('Testbed').selectOption({ label: 'ci' });
+    await dimension(page, 'testbed').selectOption({ label: 'ci' });
     await save.click();
     await page.waitForURL(/\/thresholds\/[0-9a-f-]{36}\?notify_text=/);
     expect(await page.getByTestId('model-test').textContent()).toBe('t-test');
@@ -190,12 +193,15 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     await page.goto(`${bench.base}${PROJECT}/reports/${feature.uuid}`);
     await page.getByTestId('results').getByRole('link', { name: 'no threshold: add one' }).click();
     await page.waitForURL(/\/thresholds\/add\?/);
-    const chosen = (label: string) => page.getByLabel(label).locator('option:checked').textContent();
-    expect([await chosen('Branch'), await chosen('Testbed'), await chosen('Measure')]).toEqual([
+    const chosen = (name: string) => dimension(page, name).locator('option:checked').textContent();
+    expect([await chosen('branch'), await chosen('testbed'), await chosen('measure')]).toEqual([
       'feature',
       'ci',
       'Latency',
     ]);
+    await page.getByLabel('Search branches').fill('mai');
+    await dimension(page, 'branch').locator('option').nth(1).waitFor({ state: 'detached' });
+    expect(await dimension(page, 'branch').locator('option').allTextContents()).toEqual(['main']);
     await page.close();
   });
 

@@ -61,19 +61,33 @@ const options = (items, selected) =>
       h`<option value="${item.uuid}" ${raw(item.slug === selected || item.uuid === selected ? 'selected' : '')}>${item.name}</option>`,
   );
 
+const DIMENSION_FIELDS = [
+  ['branch', 'branches', 'Branch'],
+  ['testbed', 'testbeds', 'Testbed'],
+  ['measure', 'measures', 'Measure'],
+];
+
+const firstPage = (project, kind, search = '') =>
+  get(`/v0/projects/${project.slug}/${kind}?per_page=255${search ? `&search=${encodeURIComponent(search)}` : ''}`);
+
+/** A select per dimension (its first 255 items) with a search box that refills it, for projects with more. */
 async function dimensionSelects(project) {
-  const lists = await Promise.all(
-    ['branches', 'testbeds', 'measures'].map((kind) => get(`/v0/projects/${project.slug}/${kind}?per_page=255`)),
-  );
+  const lists = await Promise.all(DIMENSION_FIELDS.map(([, kind]) => firstPage(project, kind)));
   const p = params();
-  return h`<div class="row">${[
-    ['branch', 'Branch'],
-    ['testbed', 'Testbed'],
-    ['measure', 'Measure'],
-  ].map(
-    ([name, label], i) =>
-      h`<label>${label} <select name="${name}" required>${options(lists[i].data ?? [], p.get(name))}</select></label>`,
+  return h`<div class="row">${DIMENSION_FIELDS.map(
+    ([name, kind, label], i) =>
+      h`<label>${label} <select name="${name}" required>${options(lists[i].data ?? [], p.get(name))}</select></label><input type="search" data-search="${kind}" aria-label="Search ${kind}" placeholder="search ${kind}">`,
   )}</div>`;
+}
+
+/** Refills a dimension's select from its search box, keeping the choice when it is still listed. */
+async function searchDimension(project, form, input) {
+  const [name, kind] = DIMENSION_FIELDS.find(([, plural]) => plural === input.dataset.search);
+  const search = input.value.trim();
+  const reply = await firstPage(project, kind, search);
+  // Only the answer to what the box still says (answers to earlier keystrokes may arrive later).
+  if (input.value.trim() === search)
+    show(h`${options(reply.data ?? [], form.elements[name].value)}`, form.elements[name]);
 }
 
 /**
@@ -109,11 +123,13 @@ export async function thresholdFormPage(project, base, uuid) {
     return problem;
   };
   form.addEventListener('change', (event) => {
+    if (event.target.dataset.search) return;
     touched = true;
     if (event.target.name === 'test') show(modelFields(event.target.value, initial), $('#model-fields'));
     check();
   });
-  form.addEventListener('input', () => {
+  form.addEventListener('input', (event) => {
+    if (event.target.dataset.search) return searchDimension(project, form, event.target);
     touched = true;
     check();
   });
