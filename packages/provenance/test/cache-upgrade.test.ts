@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openArchive } from '../src/archive/open-archive.js';
+import { ADD, FIXTURES } from './support/fixtures.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'atrium-cache-upgrade-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const objects = (path: string) => {
+  const sqlite = new SqliteDatabase(path, { readonly: true });
+  try {
+    return sqlite
+      .prepare("select name from sqlite_master where name like 'atrium_%' and type in ('index', 'table')")
+      .all()
+      .map((row) => (row as { name: string }).name)
+      .sort();
+  } finally {
+    sqlite.close();
+  }
+};
+
+describe('a cache copy made by an older version gets the missing indexes when opened', () => {
+  it.each([ADD, `${FIXTURES}/export/migrate/export_0.4_simple.aiida`])('%s', async (file) => {
+    const cache = join(scratch, String(Math.random()).slice(2));
+    const first = await openArchive(file, cache);
+    await first.store.close();
+    const complete = objects(first.databasePath);
+    expect(complete).toEqual(
+      expect.arrayContaining(['atrium_node_ctime_types', 'atrium_node_label', 'atrium_node_text']),
+    );
+
+    const older = new SqliteDatabase(first.databasePath);
+    older.exec('drop index atrium_node_ctime_types; drop index atrium_node_label; drop table atrium_node_text');
+    older.close();
+    expect(objects(first.databasePath)).not.toContain('atrium_node_label');
+
+    const again = await openArchive(file, cache);
+    try {
+      expect(again.databasePath).toBe(first.databasePath);
+      expect(objects(again.databasePath)).toEqual(complete);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*) as n from atrium_node_text where label glob '*.*'`.execute(again.store.db);
+      expect(Number(rows[0]?.n)).toBeGreaterThan(0);
+    } finally {
+      await again.store.close();
+    }
+  });
+});
