@@ -1,7 +1,7 @@
 import type { Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
-import type { Catalogue } from './catalogue.js';
-import { diffCatalogues, fingerprintOf } from './catalogue-diff.js';
+import { type Catalogue, servedModelConfigs } from './catalogue.js';
+import { diffCatalogues, fingerprintOf, isNoChange } from './catalogue-diff.js';
 import type { InferenceConfig } from './config.js';
 import { catalogueVersion, recordLoadedCatalogue } from './storage/catalogue-state.js';
 import type { InferenceDatabase } from './storage/schema.js';
@@ -39,6 +39,8 @@ export class CatalogueReloader {
     await recordLoadedCatalogue(db, fingerprintOf(catalogue.list), Date.now());
     const reloader = new CatalogueReloader(catalogue, db, readConfig, logger, await catalogueVersion(db));
     process.on('SIGHUP', reloader.onHangup);
+    // A reload published while this process started may have come after its configuration was read.
+    if (reloader.configuredCatalogueDiffers()) void reloader.reload('configuration changed while starting');
     let polling = false;
     reloader.timer = setInterval(() => {
       if (polling) return;
@@ -49,6 +51,15 @@ export class CatalogueReloader {
     }, POLL_MS);
     reloader.timer.unref();
     return reloader;
+  }
+
+  private configuredCatalogueDiffers(): boolean {
+    try {
+      const configured = fingerprintOf(servedModelConfigs(this.readConfig()));
+      return !isNoChange(diffCatalogues(fingerprintOf(this.catalogue.list), configured));
+    } catch {
+      return false; // the next reload reports what does not load
+    }
   }
 
   private async poll(): Promise<void> {
