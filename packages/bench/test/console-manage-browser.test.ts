@@ -103,6 +103,7 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     }
 
     // main × localhost × latency has a threshold already: the server says so and the form shows it.
+    await dimension(page, 'branch').selectOption({ label: 'main' });
     await dimension(page, 'measure').selectOption({ label: 'Latency' });
     await fillModel(page, { test: 't_test', upper_boundary: 1.5, max_sample_size: 32 });
     await page.screenshot({ path: `${SCREENSHOTS}threshold-form.png`, fullPage: true });
