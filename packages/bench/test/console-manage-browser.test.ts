@@ -150,6 +150,13 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
     await page.getByTestId('model-test').filter({ hasText: 'No model' }).waitFor();
     expect((await bench.json('GET', `/v0/projects/the-computer/thresholds/${threshold.uuid}`)).model).toBeNull();
 
+    // An alert links to its threshold as it was when the alert was raised.
+    const alert = (await bench.json('GET', '/v0/projects/the-computer/alerts'))[0];
+    await page.goto(`${bench.base}${PROJECT}/alerts/${alert.uuid}`);
+    await page.getByRole('link', { name: alert.threshold.model.test }).click();
+    await page.waitForURL(new RegExp(`/thresholds/${alert.threshold.uuid}\\?model=${alert.threshold.model.uuid}$`));
+    expect(await page.getByTestId('model-test').textContent()).toBe('t-test');
+
     // An anonymous visitor of the public project sees the threshold and its history, and no edit controls.
     const anonymous = await browser.newPage();
     await anonymous.goto(`${bench.base}/perf/the-computer/thresholds/${threshold.uuid}`);

@@ -150,7 +150,7 @@ export async function alertPage(project, base, uuid, editable) {
 <table><tr><th>Status</th><td data-testid="alert-status">${a.status}</td></tr><tr><th>Report</th><td><a href="${base}/reports/${a.report}">${a.report}</a></td></tr>
 <tr><th>Branch</th><td>${t.branch.name}</td></tr><tr><th>Testbed</th><td>${t.testbed.name}</td></tr><tr><th>Measure</th><td>${t.measure.name}</td></tr>
 <tr><th>Value</th><td>${a.metric.value}</td></tr><tr><th>Violated limit</th><td>${a.limit} (${a.limit === 'lower' ? a.boundary.lower_limit : a.boundary.upper_limit})</td></tr>
-<tr><th>Baseline</th><td>${a.boundary.baseline}</td></tr><tr><th>Model</th><td>${t.model?.test ?? '—'}</td></tr><tr><th>Created</th><td>${date(a.created)}</td></tr></table></section>`,
+<tr><th>Baseline</th><td>${a.boundary.baseline}</td></tr><tr><th>Threshold</th><td><a href="${base}/thresholds/${t.uuid}${t.model ? `?model=${t.model.uuid}` : ''}">${t.model?.test ?? 'no model'}</a> <span class="muted">(the model when the alert was raised)</span></td></tr><tr><th>Created</th><td>${date(a.created)}</td></tr></table></section>`,
     $('#content'),
   );
   $('#alert-status')?.addEventListener('click', async (event) => {
