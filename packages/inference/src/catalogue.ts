@@ -9,8 +9,6 @@ export interface ServedModel {
   config: ModelConfig;
   /** The name the model server knows the model by. */
   upstreamName: string;
-  /** Set when that name differs from the public id, which responses must show instead. */
-  rename: { from: string; to: string } | undefined;
   group: UpstreamGroup;
 }
 
@@ -48,8 +46,7 @@ function generationOf(models: readonly ModelConfig[], runtimes: Map<string, Mode
   for (const config of models) {
     const runtime = runtimes.get(config.id) as ModelRuntime;
     const { upstreamName, group } = runtime;
-    const rename = upstreamName === config.id ? undefined : { from: upstreamName, to: config.id };
-    served.set(config.id, { config, upstreamName, rename, group });
+    served.set(config.id, { config, upstreamName, group });
   }
   return { models: served, list: models, runtimes, open: 0, dropped: [] };
 }
