@@ -53,3 +53,38 @@ export async function publishCatalogue(
     .executeTakeFirstOrThrow();
   return { version, previous: before ? (JSON.parse(before.fingerprint) as CatalogueFingerprint) : {} };
 }
+
+export interface ProcessLoad {
+  process: string;
+  version: number;
+  error: string | null;
+  seen: number;
+}
+
+/** What a gateway process did with a published version (at start: the version it found). */
+export async function recordProcessLoad(db: Kysely<InferenceDatabase>, load: ProcessLoad): Promise<void> {
+  await db
+    .insertInto('catalogue_load')
+    .values(load)
+    .onConflict((oc) =>
+      oc.column('process').doUpdateSet((eb) => ({
+        version: eb.ref('excluded.version'),
+        error: eb.ref('excluded.error'),
+        seen: eb.ref('excluded.seen'),
+      })),
+    )
+    .execute();
+}
+
+/** Marks the process as still running. */
+export async function touchProcessLoad(db: Kysely<InferenceDatabase>, process: string, now: number): Promise<void> {
+  await db.updateTable('catalogue_load').set({ seen: now }).where('process', '=', process).execute();
+}
+
+export async function forgetProcessLoad(db: Kysely<InferenceDatabase>, process: string): Promise<void> {
+  await db.deleteFrom('catalogue_load').where('process', '=', process).execute();
+}
+
+/** The processes seen since `since`, by name. */
+export const processLoads = (db: Kysely<InferenceDatabase>, since: number): Promise<ProcessLoad[]> =>
+  db.selectFrom('catalogue_load').selectAll().where('seen', '>=', since).orderBy('process').execute();

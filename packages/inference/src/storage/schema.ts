@@ -197,6 +197,18 @@ export interface CatalogueStateTable {
   updated: number;
 }
 
+/** What each running gateway process loaded: see `storage/catalogue-state.ts`. */
+export interface CatalogueLoadTable {
+  /** `host:pid` */
+  process: string;
+  /** The published version it last acted on. */
+  version: number;
+  /** Why loading that version failed; null: it serves it. Never holds a configuration value. */
+  error: string | null;
+  /** Refreshed every few seconds while the process runs. */
+  seen: number;
+}
+
 export interface InferenceDatabase {
   account: AccountTable;
   project: ProjectTable;
@@ -217,4 +229,5 @@ export interface InferenceDatabase {
   inference_slot_lease: SlotLeaseTable;
   usage_journal_mark: UsageJournalMarkTable;
   catalogue_state: CatalogueStateTable;
+  catalogue_load: CatalogueLoadTable;
 }

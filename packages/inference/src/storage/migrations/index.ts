@@ -5,6 +5,7 @@ import { slotLeasesMigration } from './0003_slot_leases.js';
 import { usageJournalMigration } from './0004_usage_journal.js';
 import { announcementDeliveryMigration } from './0005_announcement_delivery.js';
 import { catalogueStateMigration } from './0006_catalogue_state.js';
+import { catalogueLoadMigration } from './0007_catalogue_load.js';
 
 export const inferenceMigrations: Migrations = {
   '0001_project': projectMigration,
@@ -13,4 +14,5 @@ export const inferenceMigrations: Migrations = {
   '0004_usage_journal': usageJournalMigration,
   '0005_announcement_delivery': announcementDeliveryMigration,
   '0006_catalogue_state': catalogueStateMigration,
+  '0007_catalogue_load': catalogueLoadMigration,
 };
