@@ -117,8 +117,8 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
     const loads: { stop(): Promise<Outcome[]> }[] = [];
     try {
       const config = join(dir, 'atrium.toml');
-      const writeConfig = (models: string) =>
-        writeFileSync(config, `[inference]\ndatabase = "${url()}"\n[inference.auth]\ndemo = false\n${models}`);
+      const writeConfig = (models: string, file = config) =>
+        writeFileSync(file, `[inference]\ndatabase = "${url()}"\n[inference.auth]\ndemo = false\n${models}`);
       writeConfig(model(KEEP, upstream.origin, 'keep-v1') + model(OLD, upstream.origin));
       const env = cliEnv({ ATRIUM_CONFIG: config });
       const operator = inferenceOperator(env);
@@ -152,8 +152,13 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
       writeConfig(model(KEEP, upstream.origin, 'keep-v2') + model(NEW, upstream.origin));
       const reload = await runCli(['inference', 'reload', '--url', 'https://llm.example.org'], env);
       expect([reload.code, reload.stderr]).toEqual([0, '']);
-      expect(reload.stdout).toMatch(/^published catalogue version 1: /);
-      expect(reload.stdout).toContain(`  added:   ${NEW}\n  removed: ${OLD}\n  changed: ${KEEP}\n`);
+      expect(reload.stdout).toMatch(
+        /\ngateway processes \(.*\):\n {2}\S+:\d+ {2}loaded\n {2}\S+:\d+ {2}loaded\nannounce the change/,
+      );
+      expect(reload.stdout.startsWith('published catalogue version 1\n')).toBe(true);
+      expect(reload.stdout).toContain(
+        `changed since the catalogue the gateways last loaded:\n  added:   ${NEW}\n  removed: ${OLD}\n  changed: ${KEEP}\n`,
+      );
       expect(reload.stdout).toContain(
         `atrium inference announce --kind model_change --title 'Model change: ${NEW} added; ${OLD} removed; ${KEEP} changed'`,
       );
@@ -186,9 +191,20 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
       expect(messages.status).toBe(404);
       expect(((await messages.json()) as { error: { type: string } }).error.type).toBe('not_found_error');
 
-      // A configuration that does not load changes nothing.
+      // A configuration that does not load changes nothing: the command refuses it, and when the processes'
+      // own configuration is the broken one, it reports that each failed and serves its previous catalogue.
+      const intact = join(dir, 'intact.toml');
+      writeConfig(model(KEEP, upstream.origin, 'keep-v2') + model(NEW, upstream.origin), intact);
       writeConfig(`${model(KEEP, upstream.origin)}[[inference.models]]\nid = "broken`);
       expect((await runCli(['inference', 'reload'], env)).code).toBe(2);
+      const refused = await runCli(['inference', 'reload', '--config', intact], env);
+      expect([refused.code, refused.stderr]).toEqual([
+        1,
+        'atrium: 2 of 2 gateway processes did not load catalogue version 2\n',
+      ]);
+      expect(
+        refused.stdout.match(/failed, serves its previous catalogue: config error: file .*: invalid TOML/g),
+      ).toHaveLength(2);
       gateways[0]?.child.kill('SIGHUP');
       await sleep(1_500);
       for (const base of bases) expect(await modelIds(base, open)).toEqual([NEW, KEEP].sort());

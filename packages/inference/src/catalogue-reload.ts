@@ -1,25 +1,40 @@
+import { hostname } from 'node:os';
 import type { Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import { type Catalogue, servedModelConfigs } from './catalogue.js';
 import { diffCatalogues, fingerprintOf, isNoChange } from './catalogue-diff.js';
 import type { InferenceConfig } from './config.js';
-import { catalogueVersion, recordLoadedCatalogue } from './storage/catalogue-state.js';
+import {
+  catalogueVersion,
+  forgetProcessLoad,
+  recordLoadedCatalogue,
+  recordProcessLoad,
+  touchProcessLoad,
+} from './storage/catalogue-state.js';
 import type { InferenceDatabase } from './storage/schema.js';
 
 /** How often each process looks for a version published by `atrium inference reload`. */
 const POLL_MS = 1_000;
+/** Every this many polls, the process marks its row in `catalogue_load` as alive. */
+const TOUCH_EVERY = 5;
+
+/** A configuration error's message without the rejected value it quotes, which could be a secret. */
+export const withoutValue = (message: string) => message.replace(/ \(got .*\)(?=( \[from [^\]]*\])?$)/, '');
 
 /**
  * Reloads the catalogue from the configuration's sources (those `atrium serve` started with) on SIGHUP, which
  * reaches one process, and when `atrium inference reload` raises the version in the database, which every
  * gateway process on that database polls each second. Reloads run one at a time; a configuration that does
- * not load is logged and the catalogue in use stays.
+ * not load is logged and the catalogue in use stays. What each process did with a published version is kept
+ * in `catalogue_load`, where the command reads it.
  */
 export class CatalogueReloader {
   private queue: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private unreachable = false;
+  private polls = 0;
+  private readonly processName = `${hostname()}:${process.pid}`;
   private readonly onHangup = () => void this.reload('SIGHUP');
 
   private constructor(
@@ -38,6 +53,12 @@ export class CatalogueReloader {
   ): Promise<CatalogueReloader> {
     await recordLoadedCatalogue(db, fingerprintOf(catalogue.list), Date.now());
     const reloader = new CatalogueReloader(catalogue, db, readConfig, logger, await catalogueVersion(db));
+    await recordProcessLoad(db, {
+      process: reloader.processName,
+      version: reloader.seenVersion,
+      error: null,
+      seen: Date.now(),
+    });
     process.on('SIGHUP', reloader.onHangup);
     // A reload published while this process started may have come after its configuration was read.
     if (reloader.configuredCatalogueDiffers()) void reloader.reload('configuration changed while starting');
@@ -66,6 +87,7 @@ export class CatalogueReloader {
     let version: number;
     try {
       version = await catalogueVersion(this.db);
+      if (++this.polls % TOUCH_EVERY === 0) await touchProcessLoad(this.db, this.processName, Date.now());
     } catch (error) {
       // Once per outage, not once a second.
       if (!this.unreachable) this.logger.warn({ err: error }, 'reading the catalogue version failed');
@@ -75,37 +97,45 @@ export class CatalogueReloader {
     this.unreachable = false;
     if (version <= this.seenVersion) return;
     this.seenVersion = version;
-    await this.reload(`catalogue version ${version}`);
+    await this.reload(`catalogue version ${version}`, version);
   }
 
   /** Re-reads the configuration and loads its catalogue, after any reload under way. */
-  reload(reason: string): Promise<void> {
+  reload(reason: string, version?: number): Promise<void> {
     if (this.closed) return this.queue;
-    this.queue = this.queue.then(() => this.reloadNow(reason));
+    this.queue = this.queue.then(() => this.reloadNow(reason, version));
     return this.queue;
   }
 
-  private async reloadNow(reason: string): Promise<void> {
+  private async reloadNow(reason: string, version: number | undefined): Promise<void> {
     const before = fingerprintOf(this.catalogue.list);
+    let error: string | null = null;
     try {
       await this.catalogue.reload(this.readConfig());
-    } catch (error) {
-      // A ConfigError's message names the key; the error object could carry the rejected value.
-      this.logger.error({ reason, error: (error as Error).message }, 'catalogue reload failed; the catalogue stays');
-      return;
+    } catch (failure) {
+      error = withoutValue((failure as Error).message);
+      this.logger.error({ reason, error }, 'catalogue reload failed; the catalogue stays');
     }
-    const after = fingerprintOf(this.catalogue.list);
-    this.logger.info({ reason, ...diffCatalogues(before, after) }, 'catalogue reloaded');
-    await recordLoadedCatalogue(this.db, after, Date.now()).catch((error: unknown) =>
-      this.logger.warn({ err: error }, 'recording the loaded catalogue failed'),
+    if (error === null) {
+      const after = fingerprintOf(this.catalogue.list);
+      this.logger.info({ reason, ...diffCatalogues(before, after) }, 'catalogue reloaded');
+      await recordLoadedCatalogue(this.db, after, Date.now()).catch((failure: unknown) =>
+        this.logger.warn({ err: failure }, 'recording the loaded catalogue failed'),
+      );
+    }
+    if (version === undefined) return;
+    const load = { process: this.processName, version, error, seen: Date.now() };
+    await recordProcessLoad(this.db, load).catch((failure: unknown) =>
+      this.logger.warn({ err: failure }, 'recording the catalogue load failed'),
     );
   }
 
-  /** Stops listening and waits for a reload under way. */
+  /** Stops listening, waits for a reload under way, and leaves `catalogue_load`. */
   async close(): Promise<void> {
     this.closed = true;
     process.off('SIGHUP', this.onHangup);
     clearInterval(this.timer);
     await this.queue;
+    await forgetProcessLoad(this.db, this.processName).catch(() => undefined);
   }
 }

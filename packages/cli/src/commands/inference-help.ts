@@ -31,10 +31,11 @@ const USAGE: Record<string, string> = {
       keys with their last four characters, budget, period use, models, state; never a secret`,
   'revoke-key': `atrium inference revoke-key (--key ID | --project P --alias A)
       every gateway process refuses the key within a second, on every route`,
-  reload: `atrium inference reload [--url BASE]
+  reload: `atrium inference reload [--url BASE] [--wait SECONDS]
       re-reads the catalogue ([[inference.models]]) of the configuration atrium serve reads; every gateway process
-      on the database loads it within a second (SIGHUP reloads one process); prints what changed and a
-      pre-filled model-change announcement (--url: the service's address for the web-UI link)`,
+      on the database loads it within a second (SIGHUP reloads one process); waits (default 10 s) for each running
+      process to load it, exit 1 if one did not; prints what changed and a pre-filled model-change announcement
+      (--url: the service's address for the web-UI link)`,
   usage: `atrium inference usage [--project P [--alias A]] [--model M] [--from DATE] [--to DATE] [--by key|project|model|day]
       requests, tokens and credits summed per group (default: per key, the last 30 days)`,
 };
