@@ -80,6 +80,7 @@ export async function queryPerf(
     plottedHeads(new ViewLoader(db, project), queried),
     queried.length && testbeds.length && benchmarks.length && measures.length
       ? perfMetrics(database, {
+          projectUuid: project.uuid,
           headUuids: queried.map((entry) => entry.headUuid),
           testbedUuids: testbeds.map((row) => row.uuid),
           benchmarkUuids: benchmarks.map((row) => row.uuid),

@@ -4,6 +4,8 @@ import type { MetricDetail } from './metric-details.js';
 import type { BenchDatabase } from './schema.js';
 
 export interface PerfQuery {
+  /** With `startTime`: the reports in scope are found from the project's reports in the window. */
+  projectUuid?: string | undefined;
   headUuids: readonly string[];
   testbedUuids: readonly string[];
   benchmarkUuids: readonly string[];
@@ -37,9 +39,24 @@ export interface PerfRows {
  */
 const endBound = (endTime: number) => (endTime % 1000 === 0 ? endTime + 999 : endTime);
 
+/**
+ * A window (a pinned plot's, or a perf page's start time) reads the project's reports in it by the
+ * (project, start time) index and keeps those on the heads; without one, the heads' versions are read,
+ * all of which are in scope. `cross join` keeps SQLite's loops in that order.
+ */
 function reportsInScope(query: PerfQuery) {
   const start = query.startTime === undefined ? sql`` : sql`and r.start_time >= ${query.startTime}`;
   const end = query.endTime === undefined ? sql`` : sql`and r.end_time <= ${endBound(query.endTime)}`;
+  if (query.projectUuid !== undefined && query.startTime !== undefined)
+    return sql<PerfReport>`
+    select hv.head_uuid, r.uuid, r.testbed_uuid, r.start_time, r.end_time, v.number, v.hash
+    from report r
+    cross join head_version hv
+    join version v on v.uuid = r.version_uuid
+    where r.project_uuid = ${query.projectUuid} ${start} ${end}
+      and r.testbed_uuid in (${sql.join(query.testbedUuids)})
+      and hv.version_uuid = r.version_uuid
+      and hv.head_uuid in (${sql.join(query.headUuids)})`;
   return sql<PerfReport>`
     select hv.head_uuid, r.uuid, r.testbed_uuid, r.start_time, r.end_time, v.number, v.hash
     from head_version hv
