@@ -19,19 +19,20 @@ interface Row {
 
 /** The dimensions the view plots: the reports' own testbed and measure, not a new project's defaults. */
 export async function perfDimensions(base: string, token: string) {
-  const list = async (plural: string) => {
-    const response = await fetch(`${base}/v0/projects/bench/${plural}?per_page=255`, {
-      headers: { authorization: `Bearer ${token}` },
-    });
-    return (await response.json()) as Row[];
+  const get = async (path: string) => {
+    const response = await fetch(`${base}/v0/projects/bench${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return response.json();
   };
-  const [branches, testbeds, benchmarks, measures] = await Promise.all([
+  const list = (plural: string) => get(`/${plural}?per_page=255`) as Promise<Row[]>;
+  const [project, branches, testbeds, benchmarks, measures] = await Promise.all([
+    get('') as Promise<{ uuid: string }>,
     list('branches'),
     list('testbeds'),
     list('benchmarks'),
     list('measures'),
   ]);
   return {
+    projectUuid: project.uuid,
     branches,
     testbeds: testbeds.filter((row) => row.slug === 'ci-runner'),
     benchmarks,
@@ -41,9 +42,9 @@ export async function perfDimensions(base: string, token: string) {
 
 export type PerfDimensions = Awaited<ReturnType<typeof perfDimensions>>;
 
-/** The view of the last `lastReports` of `reports`: its query string (API and console) and its `PerfQuery`. */
+/** The view of the last `lastReports` of `reports`: its query string (API and console) and the `PerfQuery` the API runs for it. */
 export function perfView(dimensions: PerfDimensions, reports: number, lastReports: number) {
-  const { branches, testbeds, benchmarks, measures } = dimensions;
+  const { projectUuid, branches, testbeds, benchmarks, measures } = dimensions;
   const startTime = Date.UTC(2026, 0, 1) + (reports - lastReports) * 1000;
   const uuids = (rows: Row[]) => rows.map((row) => row.uuid).join(',');
   const search = [
@@ -53,7 +54,9 @@ export function perfView(dimensions: PerfDimensions, reports: number, lastReport
     `measures=${uuids(measures)}`,
     `start_time=${startTime}`,
   ].join('&');
+  // As the API asks: the project's own reports in the window.
   const query: PerfQuery = {
+    projectUuid,
     headUuids: branches.map((row) => row.head?.uuid as string),
     testbedUuids: testbeds.map((row) => row.uuid),
     benchmarkUuids: benchmarks.map((row) => row.uuid),
