@@ -17,6 +17,7 @@ import {
   perfView,
   REPORTS,
   seedPerfProject,
+  vacuumSeeded,
 } from './lib/perf-dataset.js';
 import type { BenchReport } from './lib/report.js';
 
@@ -109,6 +110,7 @@ async function measure(dialect: Dialect, browser: Browser, runs: number, loads: 
     };
     await post('/v0/organizations/bench-runner/projects', { name: 'Bench', slug: 'bench' });
     await seedPerfProject(post, reports);
+    await vacuumSeeded(raw);
     const { search, query } = perfView(await perfDimensions(running.origin, token), reports, LAST_REPORTS);
     let bytes = 0;
     const request = async () => {

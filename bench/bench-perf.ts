@@ -13,6 +13,7 @@ import {
   REPORTS,
   seedPerfProject,
   timed,
+  vacuumSeeded,
 } from './lib/perf-dataset.js';
 import type { BenchReport } from './lib/report.js';
 
@@ -22,6 +23,9 @@ async function measure(dialect: Dialect, reports: number, runs: number) {
   const service = await startBenchService(dialect);
   try {
     await seedPerfProject(service.post, reports);
+    const settle = await openBenchDatabase(service.url);
+    await vacuumSeeded(settle);
+    await settle.close();
     const dimensions = await perfDimensions(service.base, service.token);
     const rows = [];
     for (const [label, lastReports] of [
