@@ -1,3 +1,4 @@
+export { DeliveryRounds } from './delivery-rounds.js';
 export { OutboxMailer } from './mailer.js';
 export {
   claimMessage,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createTransport, type NodemailerError } from 'nodemailer';
 import type { Logger } from '../log/logger.js';
+import { DeliveryRounds } from './delivery-rounds.js';
 import {
   claimMessage,
   type DueMessage,
@@ -24,10 +25,7 @@ const LEASE_MS = 15 * 60_000;
 export class OutboxMailer<DB extends OutboxDatabase = OutboxDatabase> {
   private readonly transport;
   private readonly db: Kysely<OutboxDatabase>;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private closed = false;
+  private readonly rounds: DeliveryRounds;
 
   /** `db`: any service database with an `outbox` table; `what` names the messages in log lines. */
   constructor(
@@ -38,6 +36,10 @@ export class OutboxMailer<DB extends OutboxDatabase = OutboxDatabase> {
     private readonly what = 'announcement email',
   ) {
     this.db = outboxOf(db);
+    this.rounds = new DeliveryRounds(
+      () => this.deliverDue(),
+      (error) => this.logger.error({ error: this.describe(error) }, `${this.what} delivery stopped`),
+    );
     this.transport = createTransport({
       pool: true,
       maxConnections: 2,
@@ -56,33 +58,16 @@ export class OutboxMailer<DB extends OutboxDatabase = OutboxDatabase> {
 
   /** Delivers what is queued now, then looks again every `pollIntervalMs`. */
   start(): void {
-    this.timer = setInterval(() => this.kick(), this.smtp.pollIntervalMs);
-    this.timer.unref();
-    this.kick();
+    this.rounds.start(this.smtp.pollIntervalMs);
   }
 
   /** Starts a delivery round (or another one right after the running one) without waiting for it. */
   kick(): void {
-    if (this.closed) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.deliverDue()
-      .catch((error: unknown) => this.logger.error({ error: this.describe(error) }, `${this.what} delivery stopped`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    this.rounds.kick();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.running;
+    await this.rounds.close();
     this.transport.close();
   }
 
@@ -90,7 +75,7 @@ export class OutboxMailer<DB extends OutboxDatabase = OutboxDatabase> {
     for (;;) {
       const due = await dueMessages(this.db, this.clock(), BATCH);
       await Promise.all(due.map((message) => this.attempt(message)));
-      if (due.length < BATCH || this.closed) return;
+      if (due.length < BATCH || this.rounds.closed) return;
     }
   }
 

@@ -1,4 +1,4 @@
-import type { Logger } from '@atrium/core';
+import { DeliveryRounds, type Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import {
   claimDelivery,
@@ -27,13 +27,10 @@ const MAX_IN_FLIGHT = 20;
 export class ChannelSender {
   private readonly channels: ReadonlyMap<string, Channel>;
   private readonly leaseMs: number;
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
+  private readonly rounds: DeliveryRounds;
   private readonly inFlight = new Set<Promise<void>>();
   /** Aborts the attempts in progress on close; their leases run out and another process (or start) retries them. */
   private readonly stop = new AbortController();
-  private again = false;
-  private closed = false;
 
   /** `channels`: the configured ones with their secrets read (`resolveChannels`). */
   constructor(
@@ -46,6 +43,10 @@ export class ChannelSender {
     this.channels = new Map(channels.map((c) => [c.name, c]));
     // An attempt in progress keeps its delivery from the other processes well past its own time limit.
     this.leaseMs = Math.max(60_000, config.timeoutMs * 4);
+    this.rounds = new DeliveryRounds(
+      () => this.deliverDue(),
+      (error) => this.logger.error({ error: (error as Error).message }, 'announcement channel delivery stopped'),
+    );
   }
 
   /** The names of the configured channels, in configuration order: each announcement gets one delivery per name. */
@@ -55,37 +56,18 @@ export class ChannelSender {
 
   /** Posts what is pending now, then looks again every `pollIntervalMs`. */
   start(): void {
-    if (this.channels.size === 0) return;
-    this.timer = setInterval(() => this.kick(), this.config.pollIntervalMs);
-    this.timer.unref();
-    this.kick();
+    if (this.channels.size > 0) this.rounds.start(this.config.pollIntervalMs);
   }
 
   /** Starts a delivery round (or another one right after the running one) without waiting for it. */
   kick(): void {
-    if (this.closed || this.channels.size === 0) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.deliverDue()
-      .catch((error: unknown) =>
-        this.logger.error({ error: (error as Error).message }, 'announcement channel delivery stopped'),
-      )
-      .finally(() => {
-        this.running = undefined;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        }
-      });
+    if (this.channels.size > 0) this.rounds.kick();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
+    const closing = this.rounds.close();
     this.stop.abort();
-    await this.running;
+    await closing;
     await Promise.all(this.inFlight);
   }
 
@@ -95,7 +77,7 @@ export class ChannelSender {
     if (room <= 0) return;
     const due = await dueDeliveries(this.db, this.channelNames, this.clock(), room);
     for (const delivery of due) {
-      if (this.closed || !(await claimDelivery(this.db, delivery, this.clock() + this.leaseMs))) continue;
+      if (this.rounds.closed || !(await claimDelivery(this.db, delivery, this.clock() + this.leaseMs))) continue;
       const attempt = this.attempt(delivery)
         .catch((error: unknown) =>
           this.logger.error({ error: (error as Error).message }, 'announcement channel delivery stopped'),
@@ -115,7 +97,7 @@ export class ChannelSender {
       await deliver(channel, delivery.id, delivery.announcement, { ...this.config, signal: this.stop.signal });
       await markDelivered(this.db, delivery.id, this.clock());
     } catch (error) {
-      if (this.closed) return;
+      if (this.rounds.closed) return;
       const reason = error instanceof DeliveryError ? error.message : 'internal error';
       const last = (error instanceof DeliveryError && error.permanent) || attempt >= this.config.attempts;
       const retryAt = last ? undefined : this.clock() + this.config.retryDelayMs * 2 ** (attempt - 1);
