@@ -117,5 +117,5 @@ describe('atrium inference operator commands', () => {
     expect(badRole.stderr).toContain('role must be one of pi, deputy, member');
     const missing = await atrium('add-grant', '--project', 'physics', '--start', 'soon', '--end', '2999-01-01');
     expect(missing.code).toBe(2);
-  }, 60_000);
+  }, 120_000);
 });
