@@ -2,6 +2,7 @@
 // both measures, SQLite and PostgreSQL side by side (sequential reports over HTTP, in-process server);
 // then a size sweep: one report of 1k to 16k benchmarks, timed, with /healthz polled meanwhile.
 import { availableParallelism } from 'node:os';
+import { REPORT_LIMITS } from '@atrium/bench';
 import { bmfReport, type Dialect, startBenchService } from './lib/bench-service.js';
 import { median } from './lib/load.js';
 import type { BenchReport } from './lib/report.js';
@@ -75,7 +76,8 @@ async function sweep(dialect: Dialect, benchmarks: number) {
   }
 }
 
-const SWEEP = [1000, 4000, 16000];
+/** Up to the largest report accepted (10,000 benchmarks per iteration; a larger one is refused with 400). */
+const SWEEP = [1000, 4000, REPORT_LIMITS.benchmarks];
 
 export default async function benchIngest(args: string[]): Promise<BenchReport> {
   const reports = Number(args[0] ?? 40);

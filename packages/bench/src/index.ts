@@ -12,6 +12,7 @@ export { buildBenchApp } from './app.js';
 export { generateApiKey, KEY_PREFIX } from './auth/api-keys.js';
 export { mintJwt } from './auth/jwt.js';
 export { type BenchConfig, benchConfigSchema } from './config.js';
+export { REPORT_LIMITS } from './domain/report-limits.js';
 export { BENCHER_API_VERSION } from './http/server-routes.js';
 export { jwtSecretFor } from './jwt-secret.js';
 export { storeApiKey } from './storage/api-keys.js';
