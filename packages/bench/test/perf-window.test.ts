@@ -1,7 +1,7 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openBenchDatabase } from '../src/index.js';
-import { type PerfQuery, perfMetrics } from '../src/storage/perf.js';
+import { type PerfQuery, perfMetrics, perfSql } from '../src/storage/perf.js';
 import { at, type Bench, seedProject, startBench } from './harness.js';
 
 const report = (branch: string, testbed: string, second: number, value: number) => ({
@@ -13,7 +13,7 @@ const report = (branch: string, testbed: string, second: number, value: number) 
   results: [JSON.stringify({ sort: { latency: { value } }, fib: { latency: { value: value * 2 } } })],
 });
 
-describeEachDialect('perf reports in a window', ({ url }) => {
+describeEachDialect('perf reports in a window', ({ dialect, url }) => {
   let bench: Bench;
   beforeEach(async () => {
     bench = await startBench(url());
@@ -67,6 +67,14 @@ describeEachDialect('perf reports in a window', ({ url }) => {
         startTime: Date.parse(at(0)),
         projectUuid: project.uuid,
       });
+      if (dialect === 'sqlite') {
+        const windowed = perfSql({ ...base, startTime: Date.parse(at(20)), projectUuid: project.uuid }).compile(db);
+        const plan = await db.executeQuery<{ detail: string }>({
+          ...windowed,
+          sql: `explain query plan ${windowed.sql}`,
+        });
+        expect(plan.rows.map((row) => row.detail).join('\n')).toMatch(/SEARCH r USING INDEX report_project_time/);
+      }
       // The feature branch sees main's reports through its start point: 6 + 1 (cloud) on main, 7 + 3 on feature.
       expect(inherited.reports.length).toBe(17);
     } finally {

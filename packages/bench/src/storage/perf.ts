@@ -47,22 +47,19 @@ const endBound = (endTime: number) => (endTime % 1000 === 0 ? endTime + 999 : en
 function reportsInScope(query: PerfQuery) {
   const start = query.startTime === undefined ? sql`` : sql`and r.start_time >= ${query.startTime}`;
   const end = query.endTime === undefined ? sql`` : sql`and r.end_time <= ${endBound(query.endTime)}`;
-  if (query.projectUuid !== undefined && query.startTime !== undefined)
-    return sql<PerfReport>`
-    select hv.head_uuid, r.uuid, r.testbed_uuid, r.start_time, r.end_time, v.number, v.hash
-    from report r
+  const source =
+    query.projectUuid !== undefined && query.startTime !== undefined
+      ? sql`from report r
     cross join head_version hv
     join version v on v.uuid = r.version_uuid
-    where r.project_uuid = ${query.projectUuid} ${start} ${end}
-      and r.testbed_uuid in (${sql.join(query.testbedUuids)})
-      and hv.version_uuid = r.version_uuid
-      and hv.head_uuid in (${sql.join(query.headUuids)})`;
-  return sql<PerfReport>`
-    select hv.head_uuid, r.uuid, r.testbed_uuid, r.start_time, r.end_time, v.number, v.hash
-    from head_version hv
+    where r.project_uuid = ${query.projectUuid} and hv.version_uuid = r.version_uuid and`
+      : sql`from head_version hv
     join version v on v.uuid = hv.version_uuid
     join report r on r.version_uuid = v.uuid
-    where hv.head_uuid in (${sql.join(query.headUuids)})
+    where`;
+  return sql<PerfReport>`
+    select hv.head_uuid, r.uuid, r.testbed_uuid, r.start_time, r.end_time, v.number, v.hash
+    ${source} hv.head_uuid in (${sql.join(query.headUuids)})
       and r.testbed_uuid in (${sql.join(query.testbedUuids)})
       ${start} ${end}`;
 }
