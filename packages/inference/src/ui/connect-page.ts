@@ -2,7 +2,7 @@ import type { ModelConfig } from '../config.js';
 import { type Html, html } from './html.js';
 
 /** The response allowance suggested for coding clients: a client setting, not a server limit. */
-export const SUGGESTED_OUTPUT_TOKENS = 16_384;
+const SUGGESTED_OUTPUT_TOKENS = 16_384;
 
 /**
  * What to configure a client with for a model: the suggested output allowance (at most half the context, for
