@@ -79,6 +79,7 @@ export async function startPortkey(): Promise<Portkey> {
     };
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
+    child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`Portkey exited with ${code}: ${output}`)));
   });
   child.stderr?.resume();
