@@ -58,5 +58,8 @@ export async function api(method, path, body) {
 
 export const get = (path) => api('GET', path);
 
+/** Whether an `…/allowed/{permission}` path answers yes. */
+export const allowed = async (path) => (await get(path)).data?.allowed === true;
+
 /** The error text of a failed call. */
 export const failure = (reply) => reply.data?.message ?? `HTTP ${reply.status}`;

@@ -1,5 +1,5 @@
 // The console's router: every page is a full page load; the path picks the page, the query string holds its state.
-import { api, failure, get, session, watchExpiry } from './api.js';
+import { allowed, api, failure, get, session, watchExpiry } from './api.js';
 import { confirmPage, loginPage, logoutPage, oauthReturnPage, signupPage } from './auth.js';
 import { $, h, notify, params, show } from './dom.js';
 import {
@@ -93,8 +93,7 @@ async function projectPages(slug, rest, console) {
   if (console && (kind === undefined || kind === 'perf')) {
     if (kind === undefined) return location.replace(`${base}/plots`);
   }
-  const editable =
-    Boolean(session()) && (await get(`/v0/projects/${project.slug}/allowed/edit`)).data?.allowed === true;
+  const editable = Boolean(session()) && (await allowed(`/v0/projects/${project.slug}/allowed/edit`));
   if ((!console && kind === undefined) || kind === 'perf') return perfPage(project, base);
   show(h`${projectNav(project, base, console)}<div id="content"></div>`);
   if (kind === 'plots') return dashboardPage(project, base, editable);

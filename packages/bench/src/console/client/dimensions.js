@@ -1,6 +1,6 @@
 // Branches, testbeds, benchmarks and measures: searchable lists with the archived filter; detail pages to edit,
 // move a branch's start point, archive and delete.
-import { api, failure, get } from './api.js';
+import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
 import { $, date, h, notify, show } from './dom.js';
 import { listPage } from './list.js';
@@ -92,7 +92,7 @@ export async function dimensionPage(project, base, kind, id, editable) {
   const label = DIMENSIONS[kind];
   const [reply, deletable] = await Promise.all([
     get(path),
-    editable ? get(`/v0/projects/${project.slug}/allowed/delete`) : { data: null },
+    editable && allowed(`/v0/projects/${project.slug}/allowed/delete`),
   ]);
   if (!reply.ok) return show(h`<section data-testid="not-found"><h2>${label} Not Found</h2></section>`, $('#content'));
   const d = reply.data;
@@ -111,7 +111,7 @@ export async function dimensionPage(project, base, kind, id, editable) {
     }${d.head ? h`<tr><th>Head</th><td>${d.head.uuid}</td></tr><tr><th>Start point</th><td data-testid="start-point">${start || '—'}</td></tr>` : ''}</table></section>${tables}${
       editable ? h`${editForm(kind, d)}${kind === 'branches' ? startPointForm() : ''}` : ''
     }${
-      deletable.data?.allowed
+      deletable
         ? h`<section><h3>Delete</h3>${deleteButton(`Delete ${label.toLowerCase()}`, `Reports and thresholds that use this ${label.toLowerCase()} must be deleted first.`)}</section>`
         : ''
     }`,

@@ -1,5 +1,5 @@
 // Organization members: search, change role, remove (a second click confirms), and invitations by email with a role.
-import { api, failure, get } from './api.js';
+import { allowed, api, failure } from './api.js';
 import { $, h, notify, raw, show } from './dom.js';
 import { listPage } from './list.js';
 
@@ -10,7 +10,7 @@ const roleSelect = (member) =>
 
 export async function membersPage(org) {
   const path = `/v0/organizations/${encodeURIComponent(org)}`;
-  const permission = async (name) => (await get(`${path}/allowed/${name}`)).data?.allowed === true;
+  const permission = (name) => allowed(`${path}/allowed/${name}`);
   const [invite, editRole, removeRole] = await Promise.all(['create_role', 'edit_role', 'delete_role'].map(permission));
   show(
     h`<div id="members"></div>${

@@ -1,5 +1,5 @@
 // The perf explorer: the whole view lives in the URL (Bencher's parameter names), the plot is drawn by plot.js.
-import { api, get, session } from './api.js';
+import { allowed, api, get, session } from './api.js';
 import { $, h, notify, pager, params, raw, setParams, show } from './dom.js';
 import { drawPlot } from './plot.js';
 
@@ -211,7 +211,7 @@ export async function perfPage(project, base) {
   if (params().get('clear') !== 'true' && DIMENSIONS.every(([name]) => !list(name).length)) await coldStart(project);
   // The plot's data is asked for before anything else the page waits on.
   const first = askable() ? perfReply(perfPath(project)) : undefined;
-  const manage = session() ? (await get(`/v0/projects/${project.slug}/allowed/manage`)).data?.allowed : false;
+  const manage = Boolean(session()) && (await allowed(`/v0/projects/${project.slug}/allowed/manage`));
   const render = async (pending) => {
     show(h`<section><div class="row"><h2 style="margin:0">${project.name}</h2><a href="${base}/plots">Dashboard</a><a href="${base}/reports">Reports</a><a href="${base}/alerts">Alerts</a></div>
 ${controlsHtml()}<div id="plot" data-testid="plot"></div><div id="plot-alerts"></div>${shareHtml(project)}${manage ? pinHtml() : ''}</section>

@@ -1,9 +1,7 @@
 // Project and organization settings: name, slug (and a project's URL and visibility), delete after typing the slug;
 // the user's own account.
-import { api, clearSession, failure, get, saveSession, session } from './api.js';
+import { allowed, api, clearSession, failure, get, saveSession, session } from './api.js';
 import { $, h, notify, raw, show } from './dom.js';
-
-const allowed = async (path) => (await get(path)).data?.allowed === true;
 
 /** The delete section: the button stays disabled until the slug is typed. */
 const deleteSection = (what, warning) =>

@@ -1,5 +1,5 @@
 // Thresholds: the list, and one threshold with its current (or a past, `?model=`) model and the model history.
-import { api, failure, get } from './api.js';
+import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
 import { $, date, h, notify, pager, params, raw, setParams, show } from './dom.js';
 import { listPage } from './list.js';
@@ -46,7 +46,7 @@ export async function thresholdPage(project, base, uuid, editable) {
   const modelParam = params().get('model');
   const [reply, deletable] = await Promise.all([
     get(`${path}${modelParam ? `?model=${encodeURIComponent(modelParam)}` : ''}`),
-    editable ? get(`/v0/projects/${project.slug}/allowed/delete`) : { data: null },
+    editable && allowed(`/v0/projects/${project.slug}/allowed/delete`),
   ]);
   if (!reply.ok) return show(h`<section data-testid="not-found"><h2>Threshold Not Found</h2></section>`, $('#content'));
   const t = reply.data;
@@ -63,7 +63,7 @@ export async function thresholdPage(project, base, uuid, editable) {
 <table data-testid="threshold"><tr><th>UUID</th><td>${t.uuid}</td></tr><tr><th>Branch</th><td><a href="${base}/branches/${t.branch.slug}">${t.branch.name}</a></td></tr>
 <tr><th>Testbed</th><td><a href="${base}/testbeds/${t.testbed.slug}">${t.testbed.name}</a></td></tr><tr><th>Measure</th><td><a href="${base}/measures/${t.measure.slug}">${t.measure.name}</a></td></tr>
 ${modelRows(t.model)}</table></section>${history}${
-      deletable.data?.allowed
+      deletable
         ? h`<section><h3>Delete</h3>${deleteButton('Delete threshold', 'All reports that use this threshold must be deleted first.')}</section>`
         : ''
     }`,
