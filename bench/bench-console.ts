@@ -8,11 +8,10 @@ import { openBenchDatabase, perfMetrics } from '@atrium/bench';
 import { launchChromium } from '@atrium/core/testing/chromium';
 import type { Browser } from 'playwright-core';
 import { type Dialect, startService } from './lib/atrium-serve.js';
-import { median } from './lib/load.js';
+import { median, percentile } from './lib/load.js';
 import {
   apiBesideSql,
   BENCHMARKS,
-  percentile,
   perfDimensions,
   perfView,
   REPORTS,

@@ -3,11 +3,10 @@
 import { availableParallelism } from 'node:os';
 import { openBenchDatabase, perfMetrics } from '@atrium/bench';
 import { type Dialect, startBenchService } from './lib/bench-service.js';
-import { median } from './lib/load.js';
+import { median, percentile } from './lib/load.js';
 import {
   apiBesideSql,
   BENCHMARKS,
-  percentile,
   perfDimensions,
   perfView,
   REPORTS,

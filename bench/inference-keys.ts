@@ -21,7 +21,7 @@ import { Admission } from '../packages/inference/src/tenancy/admission.js';
 import { KeyStore } from '../packages/inference/src/tenancy/key-store.js';
 import { UsageRecorder } from '../packages/inference/src/tenancy/usage-recorder.js';
 import { seedTenant } from '../packages/inference/test/support/tenancy.js';
-import { median } from './lib/load.js';
+import { median, percentileOfSorted } from './lib/load.js';
 import type { BenchReport } from './lib/report.js';
 
 const logger = createLogger({ level: 'warn' });
@@ -31,8 +31,6 @@ const model = modelSchema.parse({
   contextLength: 32_768,
   backend: { type: 'upstream', replicas: ['http://127.0.0.1:9'] },
 });
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function openDb(dialect: TestDialect) {
@@ -151,15 +149,15 @@ export default async function inferenceKeys(args: string[]): Promise<BenchReport
       rows.push({
         dialect,
         measure: 'lookup + admission (request path)',
-        p50: percentile(result.admit, 0.5),
-        p99: percentile(result.admit, 0.99),
+        p50: percentileOfSorted(result.admit, 0.5),
+        p99: percentileOfSorted(result.admit, 0.99),
         detail: `${Math.round(result.achievedRate)} req/s achieved`,
       });
       rows.push({
         dialect,
         measure: 'settlement (after the response)',
-        p50: percentile(result.settle, 0.5),
-        p99: percentile(result.settle, 0.99),
+        p50: percentileOfSorted(result.settle, 0.5),
+        p99: percentileOfSorted(result.settle, 0.99),
         detail: `leases given back + final usage flush ${result.flushMs.toFixed(1)} ms; stored use exact`,
       });
     } finally {

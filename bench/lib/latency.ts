@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:http';
+import { percentileOfSorted } from './load.js';
 
 export interface LatencySample {
   p50Us: number;
@@ -15,9 +16,6 @@ function get(url: URL, agent: Agent): Promise<void> {
     req.end();
   });
 }
-
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 
 /**
  * Microsecond latency percentiles at a light, fixed concurrency (autocannon only reports whole ms):
@@ -39,5 +37,5 @@ export async function sampleLatency(target: string, requests = 4000, connections
   await Promise.all(Array.from({ length: connections }, loop));
   agent.destroy();
   samples.sort();
-  return { p50Us: percentile(samples, 0.5), p99Us: percentile(samples, 0.99) };
+  return { p50Us: percentileOfSorted(samples, 0.5), p99Us: percentileOfSorted(samples, 0.99) };
 }

@@ -36,6 +36,17 @@ export async function load(
   };
 }
 
+/** The `p` quantile (nearest rank, rounded down) of values already sorted ascending. */
+export const percentileOfSorted = (sorted: ArrayLike<number>, p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+
+/** The `p` quantile of `values`, in any order. */
+export const percentile = (values: number[], p: number): number =>
+  percentileOfSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
+
 export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -78,11 +78,6 @@ export function perfView(dimensions: PerfDimensions, reports: number, lastReport
   return { search, query };
 }
 
-export const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-};
-
 /** Milliseconds of each of `runs` sequential calls of `work`. */
 export async function timed(runs: number, work: () => Promise<unknown>): Promise<number[]> {
   const times: number[] = [];
