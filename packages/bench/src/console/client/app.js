@@ -90,11 +90,10 @@ async function projectPages(slug, rest, console) {
   document.title = `📈 ${project.name} · Atrium bench`;
   const base = console ? `/console/projects/${project.slug}` : `/perf/${project.slug}`;
   const [kind, id, action] = rest;
-  if (console && (kind === undefined || kind === 'perf')) {
-    if (kind === undefined) return location.replace(`${base}/plots`);
-  }
-  const editable = Boolean(session()) && (await allowed(`/v0/projects/${project.slug}/allowed/edit`));
+  if (console && kind === undefined) return location.replace(`${base}/plots`);
+  // The perf page asks for its data first and checks its own permission.
   if ((!console && kind === undefined) || kind === 'perf') return perfPage(project, base);
+  const editable = Boolean(session()) && (await allowed(`/v0/projects/${project.slug}/allowed/edit`));
   show(h`${projectNav(project, base, console)}<div id="content"></div>`);
   if (kind === 'plots') return dashboardPage(project, base, editable);
   if (kind === 'reports') return id ? reportPage(project, base, id) : reportsPage(project, base);
