@@ -36,6 +36,9 @@ export function notify(text, kind = 'ok') {
 
 export const date = (value) => (value ? new Date(value).toISOString().replace('T', ' ').slice(0, 19) : '—');
 
+/** `YYYY-MM-DD` of a time in ms (UTC), for date inputs. */
+export const dayOf = (ms) => (ms ? new Date(Number(ms)).toISOString().slice(0, 10) : '');
+
 export const params = () => new URLSearchParams(location.search);
 
 /** Sets (or, for null/''/undefined, deletes) query parameters; `push` adds a history entry. */

@@ -6,9 +6,6 @@ export const PER_PAGE = 20;
 const FILTERS = ['search', 'archived', 'start_time', 'end_time', 'branch', 'testbed'];
 const DAY = 86_400_000;
 
-/** `YYYY-MM-DD` of a time in ms (UTC), for date inputs. */
-export const dayOf = (ms) => (ms ? new Date(Number(ms)).toISOString().slice(0, 10) : '');
-
 /** A filter control's URL value: checkboxes `true` or nothing; a date input its day's first (or last) ms, UTC. */
 function controlValue(input) {
   if (input.type === 'checkbox') return input.checked ? 'true' : null;

@@ -1,7 +1,7 @@
 // Project pages: dashboard of pinned plots, reports and alerts, keys; the project menu and the not-found page.
 import { api, failure, get } from './api.js';
-import { $, date, h, notify, params, raw, show } from './dom.js';
-import { dayOf, listPage } from './list.js';
+import { $, date, dayOf, h, notify, params, raw, show } from './dom.js';
+import { listPage } from './list.js';
 import { drawPlot } from './plot.js';
 
 export const DIMENSIONS = { branches: 'Branch', testbeds: 'Testbed', benchmarks: 'Benchmark', measures: 'Measure' };

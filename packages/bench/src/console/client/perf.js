@@ -1,6 +1,6 @@
 // The perf explorer: the whole view lives in the URL (Bencher's parameter names), the plot is drawn by plot.js.
 import { allowed, api, get, session } from './api.js';
-import { $, h, notify, pager, params, raw, setParams, show } from './dom.js';
+import { $, dayOf, h, notify, pager, params, raw, setParams, show } from './dom.js';
 import { drawPlot } from './plot.js';
 
 export const MAX_PERMUTATIONS = 255;
@@ -19,7 +19,6 @@ const FLAGS = [
 ];
 
 const list = (name) => (params().get(name) ?? '').split(',').filter(Boolean);
-const dayOf = (ms) => (ms ? new Date(Number(ms)).toISOString().slice(0, 10) : '');
 const PERF_KEYS = ['branches', 'heads', 'testbeds', 'benchmarks', 'measures', 'start_time', 'end_time'];
 
 /** The perf API query of the current view. */
