@@ -2,7 +2,7 @@
 // move a branch's start point, archive and delete.
 import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
-import { $, date, h, notify, show } from './dom.js';
+import { $, changedFields, date, h, notify, show } from './dom.js';
 import { listPage } from './list.js';
 import { DIMENSIONS } from './pages.js';
 
@@ -77,16 +77,6 @@ const startPointForm = () =>
 <label><input type="checkbox" name="clone_thresholds"> Clone thresholds</label><label><input type="checkbox" name="reset"> Reset</label>
 <button class="primary">Set start point</button></form></section>`;
 
-/** Only the fields that changed; an empty object when nothing did. */
-function changes(form, current) {
-  const body = {};
-  for (const [name, value] of new FormData(form)) {
-    const trimmed = String(value).trim();
-    if (trimmed !== current[name]) body[name] = trimmed;
-  }
-  return body;
-}
-
 export async function dimensionPage(project, base, kind, id, editable) {
   const path = `/v0/projects/${project.slug}/${kind}/${encodeURIComponent(id)}`;
   const label = DIMENSIONS[kind];
@@ -125,7 +115,7 @@ export async function dimensionPage(project, base, kind, id, editable) {
   });
   $('#edit-dimension')?.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const body = changes(event.target, d);
+    const body = changedFields(event.target, d);
     if (!Object.keys(body).length) return notify('Nothing changed.');
     const done = await api('PATCH', path, body);
     if (!done.ok) return notify(`Failed to update the ${label.toLowerCase()}: ${failure(done)}`, 'error');

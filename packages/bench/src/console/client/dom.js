@@ -36,6 +36,17 @@ export function notify(text, kind = 'ok') {
 
 export const date = (value) => (value ? new Date(value).toISOString().replace('T', ' ').slice(0, 19) : '—');
 
+/** The form's fields whose trimmed value differs from `current`'s; the `nullable` ones are null when blank. */
+export function changedFields(form, current, nullable = []) {
+  const body = {};
+  for (const [name, value] of new FormData(form)) {
+    const trimmed = String(value).trim();
+    const next = nullable.includes(name) && trimmed === '' ? null : trimmed;
+    if (next !== (current[name] ?? null)) body[name] = next;
+  }
+  return body;
+}
+
 /** `YYYY-MM-DD` of a time in ms (UTC), for date inputs. */
 export const dayOf = (ms) => (ms ? new Date(Number(ms)).toISOString().slice(0, 10) : '');
 

@@ -1,29 +1,35 @@
 // Project and organization settings: name, slug (and a project's URL and visibility), delete after typing the slug;
 // the user's own account.
 import { allowed, api, clearSession, failure, get, saveSession, session } from './api.js';
-import { $, h, notify, raw, show } from './dom.js';
+import { $, changedFields, h, notify, raw, show } from './dom.js';
 
 /** The delete section: the button stays disabled until the slug is typed. */
 const deleteSection = (what, warning) =>
   h`<section><h2>Delete ${what}</h2><p>${warning}</p>
 <label>Type the ${what}'s slug to confirm <input id="confirm-delete" autocomplete="off"></label><button type="button" id="delete" disabled>Delete ${what}</button></section>`;
 
-function wireDeleteBySlug(slug, action) {
+/** Deletes `path` once the slug is typed and the button clicked; `deleted()` follows a success. */
+function wireDeleteBySlug(slug, path, what, deleted) {
   $('#confirm-delete').oninput = (event) => {
     $('#delete').disabled = event.target.value !== slug;
   };
-  $('#delete').onclick = action;
+  $('#delete').onclick = async () => {
+    const done = await api('DELETE', path);
+    if (!done.ok) return notify(`Failed to delete ${what}: ${failure(done)}`, 'error');
+    deleted();
+  };
 }
 
-/** Only the fields that changed; `url` may be cleared (null). */
-function changes(form, current) {
-  const body = {};
-  for (const [name, value] of new FormData(form)) {
-    const trimmed = String(value).trim();
-    const next = name === 'url' && trimmed === '' ? null : trimmed;
-    if (next !== (current[name] ?? null)) body[name] = next;
-  }
-  return body;
+/** PATCHes the form's changed fields (`url` may be cleared) to `path`; `saved(data, body)` follows a success. */
+function wireSave(form, path, current, what, saved) {
+  $(form).onsubmit = async (event) => {
+    event.preventDefault();
+    const body = changedFields(event.target, current, ['url']);
+    if (!Object.keys(body).length) return notify('Nothing changed.');
+    const done = await api('PATCH', path, body);
+    if (!done.ok) return notify(`Failed to save ${what}: ${failure(done)}`, 'error');
+    saved(done.data, body);
+  };
 }
 
 const selected = (on) => raw(on ? 'selected' : '');
@@ -47,20 +53,11 @@ export async function projectSettingsPage(project) {
     }`,
     $('#content'),
   );
-  $('#project-settings').onsubmit = async (event) => {
-    event.preventDefault();
-    const body = changes(event.target, project);
-    if (!Object.keys(body).length) return notify('Nothing changed.');
-    const done = await api('PATCH', path, body);
-    if (!done.ok) return notify(`Failed to save the project: ${failure(done)}`, 'error');
-    location.replace(
-      `/console/projects/${done.data.slug}/settings?notify_text=${encodeURIComponent('Project saved.')}`,
-    );
-  };
+  wireSave('#project-settings', path, project, 'the project', (saved) =>
+    location.replace(`/console/projects/${saved.slug}/settings?notify_text=${encodeURIComponent('Project saved.')}`),
+  );
   if (deletable)
-    wireDeleteBySlug(project.slug, async () => {
-      const done = await api('DELETE', path);
-      if (!done.ok) return notify(`Failed to delete the project: ${failure(done)}`, 'error');
+    wireDeleteBySlug(project.slug, path, 'the project', () => {
       location.href = `/console?notify_text=${encodeURIComponent(`Project ${project.name} deleted.`)}`;
     });
 }
@@ -82,21 +79,14 @@ export async function organizationSettingsPage(org) {
     }`,
     $('#content'),
   );
-  $('#organization-settings').onsubmit = async (event) => {
-    event.preventDefault();
-    const body = changes(event.target, organization);
-    if (!Object.keys(body).length) return notify('Nothing changed.');
-    const done = await api('PATCH', path, body);
-    if (!done.ok) return notify(`Failed to save the organization: ${failure(done)}`, 'error');
+  wireSave('#organization-settings', path, organization, 'the organization', (saved) => {
     localStorage.removeItem('BENCHER_ORGANIZATION');
     location.replace(
-      `/console/organizations/${done.data.slug}/settings?notify_text=${encodeURIComponent('Organization saved.')}`,
+      `/console/organizations/${saved.slug}/settings?notify_text=${encodeURIComponent('Organization saved.')}`,
     );
-  };
+  });
   if (deletable)
-    wireDeleteBySlug(organization.slug, async () => {
-      const done = await api('DELETE', path);
-      if (!done.ok) return notify(`Failed to delete the organization: ${failure(done)}`, 'error');
+    wireDeleteBySlug(organization.slug, path, 'the organization', () => {
       localStorage.removeItem('BENCHER_ORGANIZATION');
       location.href = `/console?notify_text=${encodeURIComponent(`Organization ${organization.name} deleted.`)}`;
     });
@@ -114,19 +104,14 @@ export async function userSettingsPage() {
 <p><a href="/console/users/${user.slug}/keys">API keys</a> · <a href="/auth/logout">Log out</a></p></section>`,
     $('#content'),
   );
-  $('#user-settings').onsubmit = async (event) => {
-    event.preventDefault();
-    const body = changes(event.target, user);
-    if (!Object.keys(body).length) return notify('Nothing changed.');
-    const done = await api('PATCH', `/v0/users/${user.slug}`, body);
-    if (!done.ok) return notify(`Failed to save your account: ${failure(done)}`, 'error');
+  wireSave('#user-settings', `/v0/users/${user.slug}`, user, 'your account', (saved, body) => {
     if (body.email) {
       clearSession();
       return location.replace(
         `/auth/login?notify_text=${encodeURIComponent(`Email changed: log in with ${body.email}.`)}`,
       );
     }
-    saveSession({ ...stored, user: { ...user, ...done.data } });
-    location.replace(`/console/users/${done.data.slug}/settings?notify_text=${encodeURIComponent('Account saved.')}`);
-  };
+    saveSession({ ...stored, user: { ...user, ...saved } });
+    location.replace(`/console/users/${saved.slug}/settings?notify_text=${encodeURIComponent('Account saved.')}`);
+  });
 }
