@@ -2,7 +2,7 @@
 // move a branch's start point, archive and delete.
 import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
-import { $, changedFields, date, h, notify, show } from './dom.js';
+import { $, changedFields, date, h, notFound, notify, show } from './dom.js';
 import { listPage } from './list.js';
 import { DIMENSIONS } from './pages.js';
 
@@ -84,7 +84,7 @@ export async function dimensionPage(project, base, kind, id, editable) {
     get(path),
     editable && allowed(`/v0/projects/${project.slug}/allowed/delete`),
   ]);
-  if (!reply.ok) return show(h`<section data-testid="not-found"><h2>${label} Not Found</h2></section>`, $('#content'));
+  if (!reply.ok) return notFound(label);
   const d = reply.data;
   const [start, tables] = await Promise.all([
     d.head?.start_point ? startPointText(project, base, d.head.start_point) : '',

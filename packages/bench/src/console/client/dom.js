@@ -26,6 +26,10 @@ export function show(markup, root = $('#app')) {
   return root;
 }
 
+/** The page content for a resource the API did not find (or does not show this user). */
+export const notFound = (what) =>
+  show(h`<section data-testid="not-found"><h2>${what} Not Found</h2></section>`, $('#content'));
+
 /** A status line at the top of the page (also from `notify_text` in the URL, as Bencher's links do). */
 export function notify(text, kind = 'ok') {
   show(

@@ -1,6 +1,6 @@
 // Project pages: dashboard of pinned plots, reports and alerts, keys; the project menu and the not-found page.
 import { api, failure, get } from './api.js';
-import { $, date, dayOf, h, notify, params, raw, show } from './dom.js';
+import { $, date, dayOf, h, notFound, notify, params, raw, show } from './dom.js';
 import { listPage } from './list.js';
 import { drawPlot } from './plot.js';
 
@@ -87,7 +87,7 @@ const noThreshold = (base, report, measure) =>
 
 export async function reportPage(project, base, uuid) {
   const reply = await get(`/v0/projects/${project.slug}/reports/${uuid}`);
-  if (!reply.ok) return show(h`<section data-testid="not-found"><h2>Report Not Found</h2></section>`, $('#content'));
+  if (!reply.ok) return notFound('Report');
   const r = reply.data;
   const alertOf = new Map(
     (r.alerts ?? []).map((alert) => [
@@ -141,7 +141,7 @@ export async function alertsPage(project, base, editable) {
 
 export async function alertPage(project, base, uuid, editable) {
   const reply = await get(`/v0/projects/${project.slug}/alerts/${uuid}`);
-  if (!reply.ok) return show(h`<section data-testid="not-found"><h2>Alert Not Found</h2></section>`, $('#content'));
+  if (!reply.ok) return notFound('Alert');
   const a = reply.data;
   const t = a.threshold;
   const action = a.status === 'active' ? ['dismissed', 'Dismiss'] : ['active', 'Reactivate'];

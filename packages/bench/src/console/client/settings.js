@@ -1,7 +1,7 @@
 // Project and organization settings: name, slug (and a project's URL and visibility), delete after typing the slug;
 // the user's own account.
 import { allowed, api, clearSession, failure, get, saveSession, session } from './api.js';
-import { $, changedFields, h, notify, raw, show } from './dom.js';
+import { $, changedFields, h, notFound, notify, raw, show } from './dom.js';
 
 /** The delete section: the button stays disabled until the slug is typed. */
 const deleteSection = (what, warning) =>
@@ -65,8 +65,7 @@ export async function projectSettingsPage(project) {
 export async function organizationSettingsPage(org) {
   const path = `/v0/organizations/${encodeURIComponent(org)}`;
   const reply = await get(path);
-  if (!reply.ok)
-    return show(h`<section data-testid="not-found"><h2>Organization Not Found</h2></section>`, $('#content'));
+  if (!reply.ok) return notFound('Organization');
   const organization = reply.data;
   const [editable, deletable] = await Promise.all([allowed(`${path}/allowed/edit`), allowed(`${path}/allowed/delete`)]);
   show(

@@ -1,7 +1,7 @@
 // The threshold create and edit forms. The rules are the server's own: `model.js` is the bench service's
 // compiled `boundary/model.js`, served as is, so the form refuses exactly what the API would.
 import { api, failure, get } from './api.js';
-import { $, h, notify, params, raw, show } from './dom.js';
+import { $, h, notFound, notify, params, raw, show } from './dom.js';
 import { modelProblem } from './model.js';
 
 /** Bencher's order and names; t-test is the default. */
@@ -97,8 +97,7 @@ async function searchDimension(project, form, input) {
 export async function thresholdFormPage(project, base, uuid) {
   const path = `/v0/projects/${project.slug}/thresholds`;
   const current = uuid ? await get(`${path}/${encodeURIComponent(uuid)}`) : undefined;
-  if (current && !current.ok)
-    return show(h`<section data-testid="not-found"><h2>Threshold Not Found</h2></section>`, $('#content'));
+  if (current && !current.ok) return notFound('Threshold');
   const threshold = current?.data;
   const initial = threshold?.model ?? null;
   const test = initial?.test ?? 't_test';

@@ -1,7 +1,7 @@
 // Thresholds: the list, and one threshold with its current (or a past, `?model=`) model and the model history.
 import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
-import { $, date, h, notify, pager, params, raw, setParams, show } from './dom.js';
+import { $, date, h, notFound, notify, pager, params, raw, setParams, show } from './dom.js';
 import { listPage } from './list.js';
 import { TESTS } from './threshold-form.js';
 
@@ -48,7 +48,7 @@ export async function thresholdPage(project, base, uuid, editable) {
     get(`${path}${modelParam ? `?model=${encodeURIComponent(modelParam)}` : ''}`),
     editable && allowed(`/v0/projects/${project.slug}/allowed/delete`),
   ]);
-  if (!reply.ok) return show(h`<section data-testid="not-found"><h2>Threshold Not Found</h2></section>`, $('#content'));
+  if (!reply.ok) return notFound('Threshold');
   const t = reply.data;
   const past = Boolean(t.model?.replaced);
   const history = await historySection(path, base, t, t.model?.uuid);
