@@ -4,6 +4,8 @@ import type { Channel } from './channels.js';
 import { matrixMessage, slackText } from './messages.js';
 
 const ERROR_TEXT_LIMIT = 200;
+/** Of an answer's body only this much is read: enough for its error text, whatever the channel sends. */
+const BODY_READ_LIMIT = 4_096;
 
 /** A failed attempt; `permanent`: the channel refused it in a way a retry will not change (a 4xx but 408 and 429). */
 export class DeliveryError extends Error {
@@ -18,6 +20,25 @@ export class DeliveryError extends Error {
 /** The stable Matrix transaction id of a delivery: a retry of it is the same event to the homeserver. */
 export const matrixTxnId = (deliveryId: number, announcement: Announcement) =>
   `atrium-announcement-${announcement.id}-${announcement.created}-${deliveryId}`;
+
+/** The start of an answer's body, at most `limit` bytes; the rest is not read. */
+async function bodyStart(response: Response, limit: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
+}
 
 /** Cuts a channel's secrets out of a text (should a server or an error echo one). */
 function redact(text: string, channel: Channel): string {
@@ -66,7 +87,7 @@ export async function deliver(
         : (cause?.code ?? cause?.message ?? (error as Error).message);
     throw new DeliveryError(redact(`${host}: ${reason}`, channel), false);
   }
-  const text = await response.text().catch(() => '');
+  const text = await bodyStart(response, BODY_READ_LIMIT).catch(() => '');
   if (response.ok) return;
   const detail = text.replace(/\s+/g, ' ').trim().slice(0, ERROR_TEXT_LIMIT);
   const permanent =
