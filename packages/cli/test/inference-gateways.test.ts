@@ -8,7 +8,7 @@ import { expect, it } from 'vitest';
 import { findApiKey } from '../../inference/src/storage/api-keys.js';
 import { usageOfKey } from '../../inference/src/storage/usage.js';
 import { startFixedUpstream } from '../../inference/test/support/fixed-upstream.js';
-import { cliEnv, inferenceOperator, type Served, startServe } from './run-cli.js';
+import { cliEnv, fundProject, inferenceOperator, type Served, startServe } from './run-cli.js';
 
 const MODEL = 'acme/m';
 // "Capital of France?" is estimated at 38 prompt tokens; with max_tokens 16 a request reserves 54.
@@ -49,11 +49,7 @@ describeEachDialect('two gateway processes on one database', ({ url }) => {
       );
       const env = cliEnv({ ATRIUM_CONFIG: config });
       const operator = inferenceOperator(env);
-      await operator('create-project', '--name', 'race', '--organisation', 'atrium');
-      await operator('add-grant', '--project', 'race', '--start', '2020-01-01', '--end', '2999-01-01');
-      await operator('set-allocation', '--project', 'race', '--cluster', 'c1', '--node-hours', '1000');
-      await operator('set-rate', '--cluster', 'c1', '--credits-per-node-hour', '1000', '--from', '2020-01-01');
-      await operator('convert', '--project', 'race', '--cluster', 'c1', '--node-hours', '1000');
+      await fundProject(operator, 'race');
       const created = await operator(
         'create-key',
         ...['--project', 'race', '--alias', 'race', '--budget', String(BUDGET), '--period', 'month'],

@@ -6,7 +6,7 @@ import { describeEachDialect } from '@atrium/core/testing';
 import OpenAI from 'openai';
 import { expect, it } from 'vitest';
 import { recordedVllm, startFixedUpstream, VLLM_STREAM } from '../../inference/test/support/fixed-upstream.js';
-import { cliEnv, inferenceOperator, runCli, type Served, startServe } from './run-cli.js';
+import { cliEnv, fundProject, inferenceOperator, runCli, type Served, startServe } from './run-cli.js';
 
 const KEEP = 'acme/keep';
 const OLD = 'acme/old';
@@ -122,11 +122,7 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
       writeConfig(model(KEEP, upstream.origin, 'keep-v1') + model(OLD, upstream.origin));
       const env = cliEnv({ ATRIUM_CONFIG: config });
       const operator = inferenceOperator(env);
-      await operator('create-project', '--name', 'p', '--organisation', 'atrium');
-      await operator('add-grant', '--project', 'p', '--start', '2020-01-01', '--end', '2999-01-01');
-      await operator('set-allocation', '--project', 'p', '--cluster', 'c1', '--node-hours', '1000');
-      await operator('set-rate', '--cluster', 'c1', '--credits-per-node-hour', '1000', '--from', '2020-01-01');
-      await operator('convert', '--project', 'p', '--cluster', 'c1', '--node-hours', '1000');
+      await fundProject(operator, 'p');
       const secretOf = (text: string) => /sk-[0-9A-Za-z]{40}/.exec(text)?.[0] ?? '';
       const listed = secretOf(
         await operator('create-key', '--project', 'p', '--alias', 'listed', '--models', `${KEEP},${OLD}`),

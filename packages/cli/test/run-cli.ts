@@ -92,3 +92,12 @@ export const inferenceOperator =
     expect(result.stderr).toBe('');
     return result.stdout;
   };
+
+/** Creates `project` in organisation atrium with a grant to 2999 and 1,000 node-hours of cluster c1 converted to credits. */
+export async function fundProject(operator: ReturnType<typeof inferenceOperator>, project: string): Promise<void> {
+  await operator('create-project', '--name', project, '--organisation', 'atrium');
+  await operator('add-grant', '--project', project, '--start', '2020-01-01', '--end', '2999-01-01');
+  await operator('set-allocation', '--project', project, '--cluster', 'c1', '--node-hours', '1000');
+  await operator('set-rate', '--cluster', 'c1', '--credits-per-node-hour', '1000', '--from', '2020-01-01');
+  await operator('convert', '--project', project, '--cluster', 'c1', '--node-hours', '1000');
+}
