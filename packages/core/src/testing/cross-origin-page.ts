@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Page } from 'playwright-core';
 
 export interface PageFile {
   contentType: string;
@@ -36,3 +37,43 @@ export async function serveCrossOriginPage(files: Record<string, PageFile> = {})
       }),
   };
 }
+
+export interface PageAnswer<Body = unknown> {
+  /** 0 when fetch() itself failed (a refused preflight, a blocked response). */
+  status: number;
+  requestId: string | null;
+  /** The parsed JSON body; null when empty or when fetch() failed. */
+  body: Body | null;
+  /** What fetch() threw. */
+  error?: string;
+}
+
+/**
+ * fetch() run inside `page`, so under its origin's CORS rules; a `body` is sent as JSON (a content type that, like
+ * an Authorization header, makes the browser send a preflight).
+ */
+export const fetchFromPage = <Body = unknown>(
+  page: Page,
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: unknown },
+): Promise<PageAnswer<Body>> =>
+  page.evaluate(
+    async ({ url, method, headers, body }) => {
+      try {
+        const response = await fetch(url, {
+          method,
+          headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+          ...(body !== undefined && { body: JSON.stringify(body) }),
+        });
+        const text = await response.text();
+        return {
+          status: response.status,
+          requestId: response.headers.get('x-request-id'),
+          body: text ? JSON.parse(text) : null,
+        };
+      } catch (error) {
+        return { status: 0, requestId: null, body: null, error: String(error) };
+      }
+    },
+    { url, method: init.method, headers: init.headers ?? {}, body: init.body },
+  );
