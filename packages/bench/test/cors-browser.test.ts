@@ -1,15 +1,14 @@
-import { type CrossOriginPage, chromiumAvailable, launchChromium, serveCrossOriginPage } from '@atrium/core/testing';
+import {
+  type CrossOriginPage,
+  chromiumAvailable,
+  fetchFromPage,
+  launchChromium,
+  serveCrossOriginPage,
+} from '@atrium/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsoleBench } from './console-support.js';
 import { type Bench, seedProject } from './harness.js';
-
-interface Answer {
-  status: number;
-  requestId: string | null;
-  body: unknown;
-  error?: string;
-}
 
 describe.skipIf(!chromiumAvailable)('bench API from a page on another origin, in Chromium', () => {
   let bench: Bench;
@@ -33,30 +32,8 @@ describe.skipIf(!chromiumAvailable)('bench API from a page on another origin, in
   });
 
   /** fetch() in the page with a bearer token (and a JSON body): preflighted, as a browser front end sends it. */
-  const send = (method: string, path: string, body?: unknown): Promise<Answer> =>
-    page.evaluate(
-      async ({ url, method, token, body }) => {
-        try {
-          const response = await fetch(url, {
-            method,
-            headers: {
-              Authorization: `Bearer ${token}`,
-              ...(body !== undefined && { 'Content-Type': 'application/json' }),
-            },
-            ...(body !== undefined && { body: JSON.stringify(body) }),
-          });
-          const text = await response.text();
-          return {
-            status: response.status,
-            requestId: response.headers.get('x-request-id'),
-            body: text ? JSON.parse(text) : null,
-          };
-        } catch (error) {
-          return { status: 0, requestId: null, body: null, error: String(error) };
-        }
-      },
-      { url: `${bench.base}${path}`, method, token: bench.muriel, body },
-    );
+  const send = (method: string, path: string, body?: unknown) =>
+    fetchFromPage(page, `${bench.base}${path}`, { method, headers: { Authorization: `Bearer ${bench.muriel}` }, body });
 
   it('creates, reads, renames and deletes a project: POST, GET, PATCH, DELETE with Authorization and JSON', async () => {
     const steps: [string, string, unknown, number][] = [

@@ -1,4 +1,10 @@
-import { type CrossOriginPage, chromiumAvailable, launchChromium, serveCrossOriginPage } from '@atrium/core/testing';
+import {
+  type CrossOriginPage,
+  chromiumAvailable,
+  fetchFromPage,
+  launchChromium,
+  serveCrossOriginPage,
+} from '@atrium/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixedUpstream, startFixedUpstream } from './support/fixed-upstream.js';
@@ -6,13 +12,8 @@ import { startGateway, TEST_KEY, type TestGateway } from './support/gateway.js';
 
 const MODEL = 'acme/m';
 
-interface Answer {
-  status: number;
-  requestId: string | null;
-  // biome-ignore lint/suspicious/noExplicitAny: bodies checked field by field
-  body: any;
-  error?: string;
-}
+// biome-ignore lint/suspicious/noExplicitAny: bodies checked field by field
+type Body = any;
 
 describe.skipIf(!chromiumAvailable)('inference API from a page on another origin, in Chromium', () => {
   let upstream: FixedUpstream;
@@ -40,23 +41,8 @@ describe.skipIf(!chromiumAvailable)('inference API from a page on another origin
   });
 
   /** fetch() in the page with the given headers (all but a JSON content type need a preflight). */
-  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> =>
-    page.evaluate(
-      async ({ url, method, headers, body }) => {
-        try {
-          const response = await fetch(url, {
-            method,
-            headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-            ...(body !== undefined && { body: JSON.stringify(body) }),
-          });
-          const text = await response.text();
-          return { status: response.status, requestId: response.headers.get('x-request-id'), body: JSON.parse(text) };
-        } catch (error) {
-          return { status: 0, requestId: null, body: null, error: String(error) };
-        }
-      },
-      { url: `${gateway.base}${path}`, method, headers, body },
-    );
+  const send = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+    fetchFromPage<Body>(page, `${gateway.base}${path}`, { method, headers, body });
 
   const bearer = { Authorization: `Bearer ${TEST_KEY}` };
   const chat = { model: MODEL, messages: [{ role: 'user', content: 'The capital of France?' }] };
