@@ -1,14 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openArchive } from '../src/archive/open-archive.js';
 import { indexPrefilter } from '../src/storage/aiida/conditions.js';
-import { ADD, FIXTURES, getJson, type RunningApi, serveArchive } from './support/fixtures.js';
-
-const scratch = mkdtempSync(join(tmpdir(), 'atrium-node-text-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+import { ADD, getJson, type RunningApi, serveArchive } from './support/fixtures.js';
 
 describe('substring filters on a SQLite cache copy use the FTS5 trigram index', () => {
   it.each([
@@ -24,27 +17,12 @@ describe('substring filters on a SQLite cache copy use the FTS5 trigram index', 
   ] as const)('%s %s %s → prefilter %s', (column, op, value, expected) => {
     const prefilter = indexPrefilter({ dialect: 'sqlite', nodeText: true }, 'db_dbnode', { ranges: false });
     expect(prefilter?.({ column, op, value }, sql.ref(`e.${column}`)) !== undefined).toBe(expected);
+  });
+
+  it('has no prefilter without the text index, nor on PostgreSQL', () => {
     expect(indexPrefilter({ dialect: 'sqlite', nodeText: false }, 'db_dbnode', { ranges: false })).toBeUndefined();
     expect(indexPrefilter({ dialect: 'postgres', nodeText: true }, 'db_dbnode')).toBeUndefined();
   });
-
-  it.each([ADD, `${FIXTURES}/export/migrate/export_0.4_simple.aiida`])(
-    'a fresh cache copy of %s has it',
-    async (file) => {
-      const cache = mkdtempSync(join(tmpdir(), 'atrium-node-text-'));
-      const archive = await openArchive(file, cache);
-      try {
-        expect(archive.store.nodeText).toBe(true);
-        const { rows } = await sql<{
-          n: number;
-        }>`select count(*) as n from atrium_node_text where label glob '*.*'`.execute(archive.store.db);
-        expect(Number(rows[0]?.n)).toBeGreaterThan(0);
-      } finally {
-        await archive.store.close();
-        rmSync(cache, { recursive: true, force: true });
-      }
-    },
-  );
 
   let api: RunningApi;
   beforeAll(async () => {
