@@ -59,3 +59,26 @@ describe('a cache copy made by an older version gets the missing indexes when op
     }
   });
 });
+
+it('an upgrade that fails midway leaves the copy as it was, and the next open completes it', async () => {
+  const cache = join(scratch, 'interrupted');
+  const first = await openArchive(ADD, cache);
+  await first.store.close();
+  const complete = objects(first.databasePath);
+  const older = new SqliteDatabase(first.databasePath);
+  // The text index's rebuild reads `description`: renamed away, the upgrade fails after creating the table.
+  older.exec('drop index atrium_node_label; drop table atrium_node_text');
+  older.exec('alter table db_dbnode rename column description to described');
+  older.close();
+  const before = objects(first.databasePath);
+  await expect(openArchive(ADD, cache)).rejects.toThrow(/description/);
+  expect(objects(first.databasePath)).toEqual(before);
+
+  const restored = new SqliteDatabase(first.databasePath);
+  restored.exec('alter table db_dbnode rename column described to description');
+  restored.close();
+  const again = await openArchive(ADD, cache);
+  await again.store.close();
+  expect(objects(again.databasePath)).toEqual(complete);
+  expect(dottedLabels(again.databasePath)).toBeGreaterThan(0);
+});

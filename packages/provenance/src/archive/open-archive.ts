@@ -57,14 +57,19 @@ export async function readArchiveMetadata(path: string, entries: Map<string, Zip
 
 const COPY_INDEXES = [...SERVING_INDEXES, ...COVERING_INDEXES, ...CACHE_INDEXES];
 
-/** Adds the indexes the API needs to our private copy, then gathers planner statistics. */
+/**
+ * Adds the indexes the API needs to our private copy, then gathers planner statistics. One transaction:
+ * an upgrade in place that is stopped midway must not leave the text index created but empty.
+ */
 function prepareCopy(path: string): void {
   const sqlite = new SqliteDatabase(path);
   try {
-    for (const [name, table, columns] of COPY_INDEXES) {
-      sqlite.exec(`create index if not exists ${name} on ${table} (${columns})`);
-    }
-    for (const statement of NODE_TEXT_INDEX) sqlite.exec(statement);
+    sqlite.transaction(() => {
+      for (const [name, table, columns] of COPY_INDEXES) {
+        sqlite.exec(`create index if not exists ${name} on ${table} (${columns})`);
+      }
+      for (const statement of NODE_TEXT_INDEX) sqlite.exec(statement);
+    })();
     sqlite.exec('analyze');
   } finally {
     sqlite.close();
