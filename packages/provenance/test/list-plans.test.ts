@@ -7,7 +7,7 @@ import { type CompiledQuery, Kysely, SqliteDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zipArchive } from '../src/archive/make-archive.js';
 import { type OpenedArchive, openArchive } from '../src/archive/open-archive.js';
-import { AiidaSqliteWriter } from '../src/archive/sqlite-writer.js';
+import { AiidaSqliteWriter, type NodeRow } from '../src/archive/sqlite-writer.js';
 import { compileCondition, likePrefix, likeToGlob, prefixEnd } from '../src/storage/aiida/conditions.js';
 import { entityColumn, listEntities } from '../src/storage/aiida/entities.js';
 import { QueryMemo } from '../src/storage/aiida/memo.js';
@@ -76,15 +76,7 @@ const NODE_TYPES = [
 ];
 const PROCESS_TYPES = [null, '', 'aiida.calculations:core.arithmetic.add', 'aiida.workflows:x'];
 
-interface TestNode {
-  id: number;
-  uuid: string;
-  node_type: string;
-  process_type: string | null;
-  label: string;
-  description: string;
-  ctime: Date;
-}
+type TestNode = Pick<NodeRow, 'id' | 'uuid' | 'node_type' | 'process_type' | 'label' | 'description'> & { ctime: Date };
 
 function testNodes(): TestNode[] {
   return Array.from({ length: NODE_COUNT }, (_, index) => {
