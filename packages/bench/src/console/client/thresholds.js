@@ -29,29 +29,31 @@ const modelRows = (m) =>
       : ''
   }`;
 
-async function historySection(path, base, threshold, viewed) {
-  const page = Number(params().get('models_page') ?? 1) || 1;
-  const reply = await get(`${path}/models?per_page=${HISTORY_PER_PAGE}&page=${page}`);
+const historyPage = () => Number(params().get('models_page') ?? 1) || 1;
+
+/** The model history section of `reply`, the answer to `…/models` at `historyPage()`. */
+function historySection(reply, base, threshold, viewed) {
   if (!reply.ok) return h`<p class="error">Failed to fetch the model history: ${failure(reply)}</p>`;
   return h`<section><h3>Model history</h3><table data-testid="models"><tr><th>Model</th><th>Boundaries</th><th>Sample size</th><th>Window</th><th>Created</th><th>Replaced</th><th></th></tr>${reply.data.map(
     (m) =>
       h`<tr${raw(m.uuid === viewed ? ' aria-current="true"' : '')}><td>${testName(m.test)}</td><td>${shown(m.lower_boundary)} / ${shown(m.upper_boundary)}</td>
 <td>${shown(m.min_sample_size)} – ${shown(m.max_sample_size)}</td><td>${shown(m.window)}</td><td>${date(m.created)}</td><td>${m.replaced ? date(m.replaced) : h`<span class="badge active">current</span>`}</td>
 <td>${m.uuid === viewed ? 'viewing' : h`<a href="${base}/thresholds/${threshold.uuid}${m.replaced ? `?model=${m.uuid}` : ''}">View</a>`}</td></tr>`,
-  )}</table>${reply.data.length ? '' : h`<p class="muted">This threshold never had a model.</p>`}${pager(reply.total || 0, page, HISTORY_PER_PAGE, 'models_page')}</section>`;
+  )}</table>${reply.data.length ? '' : h`<p class="muted">This threshold never had a model.</p>`}${pager(reply.total || 0, historyPage(), HISTORY_PER_PAGE, 'models_page')}</section>`;
 }
 
 export async function thresholdPage(project, base, uuid, editable) {
   const path = `/v0/projects/${project.slug}/thresholds/${encodeURIComponent(uuid)}`;
   const modelParam = params().get('model');
-  const [reply, deletable] = await Promise.all([
+  const [reply, models, deletable] = await Promise.all([
     get(`${path}${modelParam ? `?model=${encodeURIComponent(modelParam)}` : ''}`),
+    get(`${path}/models?per_page=${HISTORY_PER_PAGE}&page=${historyPage()}`),
     editable && allowed(`/v0/projects/${project.slug}/allowed/delete`),
   ]);
   if (!reply.ok) return notFound('Threshold');
   const t = reply.data;
   const past = Boolean(t.model?.replaced);
-  const history = await historySection(path, base, t, t.model?.uuid);
+  const history = historySection(models, base, t, t.model?.uuid);
   show(
     h`<section><div class="row"><h2>${t.branch.name} | ${t.testbed.name} | ${t.measure.name}</h2>${
       editable && !past ? h`<a class="button" href="${base}/thresholds/${t.uuid}/edit">Edit model</a>` : ''
