@@ -12,12 +12,7 @@ export { type EngineProcess, spawnEngine } from './engine/process.js';
 export { buildTestModel, TEST_MODEL_CONTEXT_LENGTH, TEST_MODEL_REPLY } from './gguf/test-model.js';
 export { TEST_MODEL_ID, testModelPath, writeTestModel } from './gguf/test-model-file.js';
 export { embeddedModelPath } from './model-runtime.js';
-export {
-  catalogueVersion,
-  type ProcessLoad,
-  processLoads,
-  publishCatalogue,
-} from './storage/catalogue-state.js';
+export { type ProcessLoad, processLoads, publishCatalogue } from './storage/catalogue-state.js';
 export { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
 export { USAGE_GROUPS, type UsageGroup } from './storage/operator-listings.js';
 export { createProject, listProjects, type Project } from './storage/projects.js';
