@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { spawnEngine, TEST_MODEL_ID, writeTestModel } from '../packages/inference/src/index.js';
 import { type Running, startService } from './lib/atrium-serve.js';
-import { load, median } from './lib/load.js';
+import { load, median, percentileOfSorted } from './lib/load.js';
 import { type Portkey, startPortkey } from './lib/portkey.js';
 import { cpuMicros, rssBytes } from './lib/process-cpu.js';
 import type { BenchReport } from './lib/report.js';
@@ -58,9 +58,6 @@ interface Target {
   headers: Record<string, string>;
 }
 
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-
 /** Open-loop load at a fixed rate (evenly paced each millisecond), timing each full response with sub-ms precision. */
 async function latencyAtRate(target: Target, body: string, rate: number, seconds: number) {
   const pool = new Pool(target.origin, { connections: 64 });
@@ -88,7 +85,12 @@ async function latencyAtRate(target: Target, body: string, rate: number, seconds
   await Promise.all(pending);
   await pool.close();
   latencies.sort();
-  return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), requests: total, errors };
+  return {
+    p50: percentileOfSorted(latencies, 0.5),
+    p99: percentileOfSorted(latencies, 0.99),
+    requests: total,
+    errors,
+  };
 }
 
 async function throughput(target: Target, body: string, seconds: number) {
