@@ -1,4 +1,5 @@
 export { DeliveryRounds } from './delivery-rounds.js';
+export { leasedRows } from './leased-rows.js';
 export { OutboxMailer } from './mailer.js';
 export {
   claimMessage,

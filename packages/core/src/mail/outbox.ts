@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Kysely, Selectable } from 'kysely';
+import { leasedRows } from './leased-rows.js';
 
 /**
  * The outbox table every service keeps messages in: `outbox` (no SMTP; read by operators), `queued` (for the
@@ -56,35 +57,14 @@ export const dueMessages = (db: Kysely<OutboxDatabase>, now: number, limit: numb
     .limit(limit)
     .execute();
 
-/**
- * Takes a due message for one attempt: counts the attempt and moves it out of reach until `leaseUntil`, unless
- * another process took it first (then false). A process that dies mid-attempt leaves it due again after the lease.
- */
-export async function claimMessage(db: Kysely<OutboxDatabase>, message: DueMessage, leaseUntil: number) {
-  const result = await db
-    .updateTable('outbox')
-    .set({ attempts: message.attempts + 1, next_attempt: leaseUntil })
-    .where('id', '=', message.id)
-    .where('status', '=', 'queued')
-    .where('attempts', '=', message.attempts)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
-}
+const outboxRows = leasedRows('outbox', 'queued');
 
-export async function markSent(db: Kysely<OutboxDatabase>, id: number, now: number) {
-  await db.updateTable('outbox').set({ status: 'sent', sent_at: now, last_error: null }).where('id', '=', id).execute();
-}
+/** Takes a queued message for one attempt (`leasedRows().claim`); false when another process took it first. */
+export const claimMessage = (db: Kysely<OutboxDatabase>, message: DueMessage, leaseUntil: number) =>
+  outboxRows.claim(db, message, leaseUntil);
+
+export const markSent = (db: Kysely<OutboxDatabase>, id: number, now: number) => outboxRows.markSent(db, id, now);
 
 /** Records a failed attempt: due again at `retryAt`, or failed for good when `retryAt` is undefined. */
-export async function markAttemptFailed(
-  db: Kysely<OutboxDatabase>,
-  id: number,
-  error: string,
-  retryAt: number | undefined,
-) {
-  await db
-    .updateTable('outbox')
-    .set(retryAt === undefined ? { status: 'failed', last_error: error } : { next_attempt: retryAt, last_error: error })
-    .where('id', '=', id)
-    .execute();
-}
+export const markAttemptFailed = (db: Kysely<OutboxDatabase>, id: number, error: string, retryAt: number | undefined) =>
+  outboxRows.markFailed(db, id, error, retryAt);
