@@ -1,3 +1,4 @@
+import { leasedRows } from '@atrium/core';
 import type { Kysely, Selectable } from 'kysely';
 import type { Announcement } from './announcements.js';
 import type { AnnouncementDeliveryTable, InferenceDatabase } from './schema.js';
@@ -65,46 +66,25 @@ export async function dueDeliveries(
   }));
 }
 
-/**
- * Takes a due delivery for one attempt: counts the attempt and moves it out of reach until `leaseUntil`, unless
- * another process took it first (then false). A process that dies mid-attempt leaves it due again after the lease.
- */
-export async function claimDelivery(
+const deliveryRows = leasedRows('announcement_delivery', 'pending');
+
+/** Takes a due delivery for one attempt (`leasedRows().claim`); false when another process took it first. */
+export const claimDelivery = (
   db: Kysely<InferenceDatabase>,
   delivery: Pick<DueDelivery, 'id' | 'attempts'>,
   leaseUntil: number,
-): Promise<boolean> {
-  const result = await db
-    .updateTable('announcement_delivery')
-    .set({ attempts: delivery.attempts + 1, next_attempt: leaseUntil })
-    .where('id', '=', delivery.id)
-    .where('status', '=', 'pending')
-    .where('attempts', '=', delivery.attempts)
-    .executeTakeFirst();
-  return result.numUpdatedRows === 1n;
-}
+): Promise<boolean> => deliveryRows.claim(db, delivery, leaseUntil);
 
-export async function markDelivered(db: Kysely<InferenceDatabase>, id: number, now: number): Promise<void> {
-  await db
-    .updateTable('announcement_delivery')
-    .set({ status: 'sent', sent_at: now, last_error: null })
-    .where('id', '=', id)
-    .execute();
-}
+export const markDelivered = (db: Kysely<InferenceDatabase>, id: number, now: number): Promise<void> =>
+  deliveryRows.markSent(db, id, now);
 
 /** Records a failed attempt: due again at `retryAt`, or failed for good when `retryAt` is undefined. */
-export async function markDeliveryFailed(
+export const markDeliveryFailed = (
   db: Kysely<InferenceDatabase>,
   id: number,
   error: string,
   retryAt: number | undefined,
-): Promise<void> {
-  await db
-    .updateTable('announcement_delivery')
-    .set(retryAt === undefined ? { status: 'failed', last_error: error } : { next_attempt: retryAt, last_error: error })
-    .where('id', '=', id)
-    .execute();
-}
+): Promise<void> => deliveryRows.markFailed(db, id, error, retryAt);
 
 /** The newest deliveries first. */
 export const latestDeliveries = (db: Kysely<InferenceDatabase>, limit: number): Promise<DeliveryListing[]> =>
