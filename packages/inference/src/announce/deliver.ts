@@ -18,7 +18,7 @@ export class DeliveryError extends Error {
 }
 
 /** The stable Matrix transaction id of a delivery: a retry of it is the same event to the homeserver. */
-export const matrixTxnId = (deliveryId: number, announcement: Announcement) =>
+const matrixTxnId = (deliveryId: number, announcement: Announcement) =>
   `atrium-announcement-${announcement.id}-${announcement.created}-${deliveryId}`;
 
 /** The start of an answer's body, at most `limit` bytes; the rest is not read. */
