@@ -68,6 +68,14 @@ export function setParams(changes, push = true) {
   else history.replaceState(null, '', url);
 }
 
+/** For a click on a `pager` button: puts its page in the URL and answers true. */
+export function turnPage(event) {
+  const button = event.target.closest('button[data-page]');
+  if (!button) return false;
+  setParams({ [button.dataset.pageName]: button.dataset.page });
+  return true;
+}
+
 /** Pagination links for a list of `total` items. */
 export function pager(total, page, perPage, name = 'page') {
   const last = Math.max(1, Math.ceil(total / perPage));

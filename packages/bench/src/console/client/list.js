@@ -1,6 +1,6 @@
 // Paginated list pages: page, search, archived and every filter control marked `data-param` live in the URL.
 import { failure, get } from './api.js';
-import { $, h, pager, params, raw, setParams, show } from './dom.js';
+import { $, h, pager, params, raw, setParams, show, turnPage } from './dom.js';
 
 export const PER_PAGE = 20;
 const FILTERS = ['search', 'archived', 'start_time', 'end_time', 'branch', 'testbed'];
@@ -61,10 +61,7 @@ export async function listPage(title, path, head, row, options = {}) {
     again();
   };
   $(root).onclick = (event) => {
-    const button = event.target.closest('button[data-page]');
-    if (!button) return;
-    setParams({ page: button.dataset.page });
-    again();
+    if (turnPage(event)) again();
   };
   return reply;
 }

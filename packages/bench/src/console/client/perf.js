@@ -1,6 +1,6 @@
 // The perf explorer: the whole view lives in the URL (Bencher's parameter names), the plot is drawn by plot.js.
 import { allowed, api, get, session } from './api.js';
-import { $, dayOf, h, notify, pager, params, raw, setParams, show } from './dom.js';
+import { $, dayOf, h, notify, pager, params, raw, setParams, show, turnPage } from './dom.js';
 import { drawPlot } from './plot.js';
 
 export const MAX_PERMUTATIONS = 255;
@@ -256,8 +256,7 @@ ${controlsHtml()}<div id="plot" data-testid="plot"></div><div id="plot-alerts"><
         ...(button.dataset.clear === 'branches' ? { heads: null } : {}),
         clear: true,
       });
-    else if (button.dataset.pageName) setParams({ [button.dataset.pageName]: button.dataset.page });
-    else return;
+    else if (!turnPage(event)) return;
     await render();
   });
   app.addEventListener('submit', async (event) => {

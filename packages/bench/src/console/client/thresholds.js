@@ -1,7 +1,7 @@
 // Thresholds: the list, and one threshold with its current (or a past, `?model=`) model and the model history.
 import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
-import { $, date, h, notFound, notify, pager, params, raw, setParams, show } from './dom.js';
+import { $, date, h, notFound, notify, pager, params, raw, show, turnPage } from './dom.js';
 import { listPage } from './list.js';
 import { TESTS } from './threshold-form.js';
 
@@ -79,10 +79,7 @@ ${modelRows(t.model)}</table></section>${history}${
     again();
   });
   $('#content').onclick = (event) => {
-    const button = event.target.closest('button[data-page-name]');
-    if (!button) return;
-    setParams({ models_page: button.dataset.page });
-    again();
+    if (turnPage(event)) again();
   };
   wireDelete($('#content'), async () => {
     const done = await api('DELETE', path);
