@@ -143,6 +143,7 @@ async function preflightStripping(target: string) {
         answer.pipe(response);
       },
     );
+    upstream.on('error', () => response.destroy());
     request.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
