@@ -1,9 +1,8 @@
 // `npm run bench -- soak [seconds] [sqlite|postgres|both]`: all three services as real `atrium serve` processes
 // under a mixed workload at 16 connections each for `seconds` (default 150), on SQLite and on PostgreSQL.
-// Per service: requests, errors (non-2xx and socket errors), p50/p99, and the process RSS sampled every 5 s
+// Per service: requests, errors (non-2xx and socket errors), p50/p99, and the process RSS sampled every second
 // (at the end of warm-up, at the end, and the slope in between). A third argument, e.g. `bench` or
 // `bench,provenance`, runs only those services (for profiling one of them).
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLED_ARCHIVE } from '@atrium/provenance';
 import autocannon from 'autocannon';
@@ -11,6 +10,7 @@ import { recordedVllm, startFixedUpstream } from '../packages/inference/test/sup
 import { loadArchiveIntoPostgres } from './lib/aiida-postgres.js';
 import { type Dialect, postgresSchema, type Running, type Service, startService } from './lib/atrium-serve.js';
 import { bmfReport } from './lib/bench-service.js';
+import { rssBytes } from './lib/process-cpu.js';
 import type { BenchReport } from './lib/report.js';
 
 const CONNECTIONS = 16;
@@ -29,11 +29,6 @@ interface Workload {
   steps: Step[];
   cleanup?: () => Promise<void>;
 }
-
-const rssMb = (pid: number) => {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return kb / 1024;
-};
 
 async function inference(dialect: Dialect, upstream: string): Promise<Workload> {
   const config = `[[inference.models]]\nid = "${MODEL}"\ncontextLength = 32768\nbackend = { type = "upstream", replicas = ["${upstream}"] }\n`;
@@ -162,7 +157,7 @@ async function soak(dialect: Dialect, seconds: number, upstream: string, only: S
   const started = performance.now();
   const sample = () => {
     const at = (performance.now() - started) / 1000;
-    for (const w of workloads) samples.get(w.running.service)?.push([at, rssMb(w.running.pid)]);
+    for (const w of workloads) samples.get(w.running.service)?.push([at, rssBytes(w.running.pid) / 2 ** 20]);
   };
   sample();
   const sampler = setInterval(sample, SAMPLE_MS);
