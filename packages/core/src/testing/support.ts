@@ -10,3 +10,4 @@ export {
 } from './outage.js';
 export { type RawResponse, rawHttp, rawRequest } from './raw-http.js';
 export { postgresBinDir, startThrowawayPostgres, type ThrowawayPostgres } from './throwaway-postgres.js';
+export { until } from './until.js';
