@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeEachDialect } from '@atrium/core/testing';
+import { describeEachDialect, until } from '@atrium/core/testing';
 import OpenAI from 'openai';
 import { expect, it } from 'vitest';
 import { recordedVllm, startFixedUpstream, VLLM_STREAM } from '../../inference/test/support/fixed-upstream.js';
@@ -51,16 +51,6 @@ async function modelIds(base: string, secret: string): Promise<string[]> {
   const response = await fetch(`${base}/models`, { headers: { authorization: `Bearer ${secret}` } });
   const { data } = (await response.json()) as { data: { id: string }[] };
   return data.map((m) => m.id).sort();
-}
-
-/** Waits until `check` holds, failing after `ms`. */
-async function until(check: () => Promise<boolean>, ms: number, what: string): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(50);
-  }
-  return Date.now() - started;
 }
 
 /** Workers sending chat requests (streamed and not) in turn to `models` through `clients` until stopped. */

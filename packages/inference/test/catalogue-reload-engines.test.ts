@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { closeGracefully } from '@atrium/core';
-import { listen, silentLogger } from '@atrium/core/testing';
+import { listen, silentLogger, until } from '@atrium/core/testing';
 import OpenAI from 'openai';
 import { expect, it } from 'vitest';
 import { buildInferenceApp, type InferenceConfig, inferenceConfigSchema, TEST_MODEL_REPLY } from '../src/index.js';
@@ -16,14 +16,6 @@ import { apiError, TEST_KEY } from './support/gateway.js';
 function runningEngines(): string[] {
   const lines = execFileSync('ps', ['-o', 'args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
   return [...lines.matchAll(/"modelName":"([^"]+)"/g)].map((m) => m[1] as string).sort();
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await sleep(50);
-  }
 }
 
 it('a reload starts the engine of an added model and stops a removed one once the requests before it end', async () => {

@@ -3,9 +3,8 @@ import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { closeGracefully } from '@atrium/core';
-import { silentLogger } from '@atrium/core/testing';
+import { silentLogger, until } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
 import { makeCertificate } from '../../core/test/tls-certificate.js';
 import { buildInferenceApp, type InferenceConfig, inferenceConfigSchema } from '../src/index.js';
@@ -70,12 +69,12 @@ it('one SIGHUP re-reads both the TLS certificate and the catalogue', async () =>
     copyFileSync(second.keyFile, live.keyFile);
     config = catalogue('acme/a', 'acme/b');
     process.kill(process.pid, 'SIGHUP');
-    let models: string[] | undefined;
-    for (let i = 0; i < 50 && models?.length !== 2; i++) {
-      await sleep(100);
-      models = await modelIds(port, second.pem).catch(() => undefined);
-    }
-    expect(models).toEqual(['acme/a', 'acme/b']);
+    await until(
+      async () => (await modelIds(port, second.pem).catch(() => [])).length === 2,
+      5_000,
+      'the new certificate and catalogue are served',
+    );
+    expect(await modelIds(port, second.pem)).toEqual(['acme/a', 'acme/b']);
     await expect(modelIds(port, first.pem)).rejects.toThrow();
   } finally {
     await closeGracefully(app, 2_000);
