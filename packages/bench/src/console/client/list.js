@@ -2,7 +2,7 @@
 import { failure, get } from './api.js';
 import { $, h, pager, params, raw, setParams, show, turnPage } from './dom.js';
 
-export const PER_PAGE = 20;
+const PER_PAGE = 20;
 const FILTERS = ['search', 'archived', 'start_time', 'end_time', 'branch', 'testbed'];
 const DAY = 86_400_000;
 
