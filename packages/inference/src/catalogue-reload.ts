@@ -97,7 +97,8 @@ export class CatalogueReloader {
     this.unreachable = false;
     if (version <= this.seenVersion) return;
     this.seenVersion = version;
-    await this.reload(`catalogue version ${version}`, version);
+    // Not awaited: polls, and the liveness touch `atrium inference reload` relies on, go on while an engine starts.
+    void this.reload(`catalogue version ${version}`, version);
   }
 
   /** Re-reads the configuration and loads its catalogue, after any reload under way. */
