@@ -16,6 +16,7 @@ export { type ProcessLoad, processLoads, publishCatalogue } from './storage/cata
 export { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
 export { USAGE_GROUPS, type UsageGroup } from './storage/operator-listings.js';
 export { createProject, listProjects, type Project } from './storage/projects.js';
+export { ANNOUNCEMENT_TITLE_LIMIT } from './tenancy/announcements.js';
 export { OperatorCommands } from './tenancy/operator.js';
 
 export const inferenceService: ServiceDefinition<InferenceConfig> = {

@@ -7,6 +7,8 @@ import type { AnnouncementTable, InferenceDatabase } from '../storage/schema.js'
 import { invalid, refused } from './errors.js';
 
 export const ANNOUNCEMENT_KINDS: readonly AnnouncementTable['kind'][] = ['maintenance', 'incident', 'model_change'];
+/** The longest title an announcement may have. */
+export const ANNOUNCEMENT_TITLE_LIMIT = 200;
 const KIND_LABEL = { maintenance: 'Planned maintenance', incident: 'Incident', model_change: 'Model change' } as const;
 
 export interface NewAnnouncement {
@@ -40,7 +42,8 @@ export async function postAnnouncement(
   if (!ANNOUNCEMENT_KINDS.includes(input.kind as AnnouncementTable['kind']))
     throw invalid(`kind must be one of ${ANNOUNCEMENT_KINDS.join(', ')}`, 'kind');
   const title = input.title.trim();
-  if (title === '' || title.length > 200) throw invalid('the title is required (at most 200 characters)', 'title');
+  if (title === '' || title.length > ANNOUNCEMENT_TITLE_LIMIT)
+    throw invalid(`the title is required (at most ${ANNOUNCEMENT_TITLE_LIMIT} characters)`, 'title');
   if (!(Number.isFinite(input.starts) && input.ends > input.starts))
     throw invalid('the announcement must end after it starts', 'ends');
   const kind = input.kind as AnnouncementTable['kind'];
