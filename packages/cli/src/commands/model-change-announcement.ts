@@ -1,8 +1,6 @@
-import type { CatalogueChange } from '@atrium/inference';
+import { ANNOUNCEMENT_TITLE_LIMIT, type CatalogueChange } from '@atrium/inference';
 
 const DAY_MS = 86_400_000;
-/** The title field's limit in the operator UI's form. */
-const TITLE_LIMIT = 200;
 
 export interface ModelChangeAnnouncement {
   kind: 'model_change';
@@ -34,7 +32,7 @@ export function modelChangeAnnouncement(change: CatalogueChange, now: number): M
     .join(' ');
   return {
     kind: 'model_change',
-    title: title.length > TITLE_LIMIT ? `${title.slice(0, TITLE_LIMIT - 1)}…` : title,
+    title: title.length > ANNOUNCEMENT_TITLE_LIMIT ? `${title.slice(0, ANNOUNCEMENT_TITLE_LIMIT - 1)}…` : title,
     body,
     starts: minute(now),
     ends: minute(now + 7 * DAY_MS),
