@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { HttpError } from '@atrium/core';
+import type { Selectable } from 'kysely';
 import { foldIterations } from '../adapters/fold.js';
 import { type AdapterName, normalizeAdapter, parseWithAdapter } from '../adapters/registry.js';
 import type { AdapterResults } from '../adapters/results.js';
@@ -7,12 +8,21 @@ import { computeLimits, outlier } from '../boundary/limits.js';
 import type { Model } from '../boundary/model.js';
 import { createBranch, updateStartPoint, versionForReport } from '../storage/branches.js';
 import { findDimension, unarchive } from '../storage/dimensions.js';
-import { checkMetricLimit, checkResourceLimit } from '../storage/rate-limits.js';
+import { checkReportLimits } from '../storage/rate-limits.js';
 import { type IterationRows, insertIterationRows, insertReport } from '../storage/report-rows.js';
 import { type DimensionKey, getOrCreateDimensions } from '../storage/resolve-dimensions.js';
 import { selectSamples } from '../storage/samples.js';
+import type { ReportTable } from '../storage/schema.js';
 import { findModels, findThresholdFor, insertThreshold, modelOfRow, replaceModel } from '../storage/thresholds.js';
-import { type Branch, type Db, type Dimension, inTransaction, type Measure, type Project } from '../storage/types.js';
+import {
+  type Branch,
+  type Db,
+  type Dimension,
+  inTransaction,
+  type Measure,
+  type Project,
+  type Version,
+} from '../storage/types.js';
 import { branchNameProblem, gitHashProblem, resourceNameProblem } from '../wire/names.js';
 import { parseNameId, slugify } from '../wire/slug.js';
 import { parseDateTime } from '../wire/time.js';
@@ -67,7 +77,7 @@ async function branchFor(db: Db, project: Project, report: NewReport, now: numbe
   const existing = await findDimension<Branch>(db, 'branch', project.uuid, id);
   if (existing) {
     if (report.start_point) await updateStartPoint(db, existing, report.start_point, parseNameId, now);
-    await unarchive(db, 'branch', [existing.uuid], now);
+    if (existing.archived !== null) await unarchive(db, 'branch', [existing.uuid], now);
     existing.archived = null;
     return existing;
   }
@@ -305,7 +315,14 @@ const countMetrics = (iterations: readonly AdapterResults[]) => {
  * thresholds, version, then every iteration with boundaries and alerts computed from the history
  * before it. Results are parsed first, so a report that fails validation stores nothing.
  */
-export async function ingestReport(db: Db, input: IngestInput): Promise<{ reportUuid: string; metrics: number }> {
+/** A stored report: its row, its version, and how many metrics it stored. */
+export interface IngestedReport {
+  report: Selectable<ReportTable>;
+  version: Version;
+  metrics: number;
+}
+
+export async function ingestReport(db: Db, input: IngestInput): Promise<IngestedReport> {
   const { project, report } = input;
   const now = input.now ?? Date.now();
   const startTime = parseDateTime(report.start_time);
@@ -325,10 +342,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<{ report
 
   return retryOnUniqueConflict(() =>
     inTransaction(db, async (trx) => {
-      if (input.limits) {
-        await checkResourceLimit(trx, 'report', project.uuid, input.limits.reportsPerDay, now);
-        await checkMetricLimit(trx, project.uuid, countMetrics(iterations), input.limits.metricsPerDay, now);
-      }
+      if (input.limits) await checkReportLimits(trx, project.uuid, countMetrics(iterations), input.limits, now);
       const branch = await branchFor(trx, project, report, now);
       const testbeds = await getOrCreateDimensions(trx, 'testbed', project.uuid, [dimensionKey(report.testbed)], now);
       const testbed = testbeds.get(parseNameId(report.testbed).value) as Dimension;
@@ -336,7 +350,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<{ report
       const headUuid = branch.head_uuid as string;
       const version = await versionForReport(trx, project.uuid, headUuid, hash);
       const reportUuid = randomUUID();
-      await insertReport(trx, {
+      const row: Selectable<ReportTable> = {
         uuid: reportUuid,
         project_uuid: project.uuid,
         user_uuid: input.userUuid,
@@ -349,7 +363,8 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<{ report
         created: now,
         idempotency_key: input.idempotencyKey ?? null,
         metric_count: countMetrics(iterations),
-      });
+      };
+      await insertReport(trx, row);
       const context: IterationContext = {
         db: trx,
         project,
@@ -362,7 +377,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<{ report
       let metrics = 0;
       for (const [iteration, results] of iterations.entries())
         metrics += await storeIteration(context, iteration, results);
-      return { reportUuid, metrics };
+      return { report: row, version, metrics };
     }),
   );
 }

@@ -24,6 +24,7 @@ async function renderAlerts(db: Db, project: Project, alerts: readonly { uuid: s
   );
   const byAlert = new Map(details.map((detail) => [detail.alert_uuid, detail]));
   const loader = new ViewLoader(db, project);
+  await loader.preloadDetails(details);
   return Promise.all(
     alerts.map((alert) => alertJson(loader, byAlert.get(alert.uuid) as (typeof details)[number], alert.report_created)),
   );

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { ingestReport, UNIQUE_VIOLATION } from '../domain/ingest-report.js';
+import { type IngestedReport, ingestReport, UNIQUE_VIOLATION } from '../domain/ingest-report.js';
 import type { NewReport } from '../domain/new-report.js';
 import { metricDetails } from '../storage/metric-details.js';
 import { deleteReport, findReport, findReportByIdempotencyKey, listReports } from '../storage/reports.js';
 import { UnknownDimensionError } from '../storage/resolve-dimensions.js';
 import type { Db, Project } from '../storage/types.js';
-import { findUserByUuid } from '../storage/users.js';
+import { findUsersByUuid } from '../storage/users.js';
 import { ViewLoader } from '../views/loader.js';
 import { type ReportRow, reportJson } from '../views/report-view.js';
 import { type PaginationQuery, pageOf } from '../wire/pagination.js';
@@ -32,26 +32,33 @@ type ReportListQuery = PaginationQuery & {
   expand?: boolean;
 };
 
-/** Loads and renders reports with all their metrics in one query. */
-export async function renderReports(db: Db, project: Project, reports: ReportRow[], expand: boolean) {
-  const details = await metricDetails(
-    db,
-    'report',
-    reports.map((report) => report.uuid),
-  );
+/** Loads and renders reports with all their metrics in one query, and one query per table they show. */
+export async function renderReports(
+  db: Db,
+  project: Project,
+  reports: ReportRow[],
+  expand: boolean,
+  loader = new ViewLoader(db, project),
+) {
+  const [details, users] = await Promise.all([
+    metricDetails(
+      db,
+      'report',
+      reports.map((report) => report.uuid),
+    ),
+    findUsersByUuid(
+      db,
+      reports.flatMap((report) => (report.user_uuid === null ? [] : [report.user_uuid])),
+    ),
+    loader.preloadReports(reports),
+  ]);
+  if (expand) await loader.preloadDetails(details);
   const byReport = new Map<string, typeof details>();
   for (const detail of details) {
     const list = byReport.get(detail.report_uuid);
     if (list) list.push(detail);
     else byReport.set(detail.report_uuid, [detail]);
   }
-  const loader = new ViewLoader(db, project);
-  const userUuids = [...new Set(reports.map((report) => report.user_uuid).filter((uuid) => uuid !== null))];
-  const users = new Map(
-    (await Promise.all(userUuids.map((uuid) => findUserByUuid(db, uuid)))).flatMap((user) =>
-      user ? [[user.uuid, user] as const] : [],
-    ),
-  );
   return Promise.all(
     reports.map((report) =>
       reportJson(
@@ -76,7 +83,7 @@ export async function createReport(
   const { db } = context.database;
   const earlier = idempotencyKey ? await findReportByIdempotencyKey(db, project.uuid, idempotencyKey) : undefined;
   if (earlier) return (await renderReports(db, project, [earlier], true))[0];
-  let created: { reportUuid: string };
+  let created: IngestedReport;
   try {
     const limits = context.config.plus.rateLimiting;
     created = await ingestReport(db, {
@@ -96,8 +103,9 @@ export async function createReport(
     if (racing) return (await renderReports(db, project, [racing], true))[0];
     throw error;
   }
-  const row = (await findReport(db, project.uuid, created.reportUuid)) as ReportRow;
-  const [json] = await renderReports(db, project, [row], true);
+  const loader = new ViewLoader(db, project);
+  loader.remember('version', created.version);
+  const [json] = await renderReports(db, project, [created.report], true, loader);
   return json;
 }
 

@@ -86,6 +86,7 @@ export function registerThresholdRoutes(app: FastifyInstance, context: BenchCont
         pageOf(request.query),
       );
       const loader = new ViewLoader(db, project);
+      await loader.preloadThresholds(listed.rows);
       return sendList(reply, await Promise.all(listed.rows.map((row) => loader.threshold(row))), listed.total);
     },
   );

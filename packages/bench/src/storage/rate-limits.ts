@@ -39,15 +39,25 @@ export async function checkProjectLimit(db: Db, organizationUuid: string, limit:
   if (Number(row.n) >= limit) throw tooMany('project creations', limit);
 }
 
-/** 429 when `adding` metrics would take the project over its daily metric limit. */
-export async function checkMetricLimit(db: Db, projectUuid: string, adding: number, limit: number, now = Date.now()) {
+/** 429 when one more report, or `adding` more metrics, would take the project over its daily limits. */
+export async function checkReportLimits(
+  db: Db,
+  projectUuid: string,
+  adding: number,
+  limits: { reportsPerDay: number; metricsPerDay: number },
+  now = Date.now(),
+) {
   const row = await db
     .selectFrom('report')
-    .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('metric_count'), eb.lit(0)).as('n'))
+    .select((eb) => [
+      eb.fn.countAll<number>().as('reports'),
+      eb.fn.coalesce(eb.fn.sum<number>('metric_count'), eb.lit(0)).as('metrics'),
+    ])
     .where('project_uuid', '=', projectUuid)
     .where('created', '>=', now - DAY_MS)
     .executeTakeFirstOrThrow();
-  if (Number(row.n) + adding > limit) throw tooMany('metrics', limit);
+  if (Number(row.reports) >= limits.reportsPerDay) throw tooMany('report creations', limits.reportsPerDay);
+  if (Number(row.metrics) + adding > limits.metricsPerDay) throw tooMany('metrics', limits.metricsPerDay);
 }
 
 /**

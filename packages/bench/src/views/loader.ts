@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { chunks } from '../storage/chunks.js';
-import { findDimensionsByUuid } from '../storage/dimensions.js';
+import type { MetricDetail } from '../storage/metric-details.js';
 import type { DimensionColumns, DimensionTableName } from '../storage/schema.js';
 import type { Branch, Db, Dimension, Head, Measure, ModelRow, Project, Threshold, Version } from '../storage/types.js';
 import {
@@ -14,9 +14,12 @@ import {
 } from '../wire/json.js';
 import { toDateTime } from '../wire/time.js';
 
+/** The tables whose rows a view loads by uuid. */
+type PreloadedTable = DimensionTableName | 'version' | 'head' | 'model' | 'threshold';
+
 /**
- * Builds the nested JSON of one response, fetching each row once (memoised by uuid), so a list of
- * alerts or thresholds costs a query per distinct entity rather than per item.
+ * Builds the nested JSON of one response, fetching each row once (memoised by uuid). A list preloads
+ * the rows its items show first, so that it costs a query per table rather than per item.
  */
 export class ViewLoader {
   private readonly rows = new Map<string, Promise<unknown>>();
@@ -46,16 +49,112 @@ export class ViewLoader {
     });
   }
 
-  /** Loads rows of a dimension table in chunked queries, so a view of thousands of them runs a few queries. */
-  async preload(table: DimensionTableName, uuids: Iterable<string>): Promise<void> {
-    const missing = [...new Set(uuids)].filter((uuid) => !this.rows.has(`${table}:${uuid}`));
+  /**
+   * Loads the rows of a table not yet in the memo in chunked `in (…)` queries, so a view of many items runs
+   * one query per table rather than one per item. A uuid not found is left to the single-row loader.
+   */
+  async preload(table: PreloadedTable, uuids: Iterable<string | null>): Promise<void> {
+    const missing = [...new Set(uuids)].filter(
+      (uuid): uuid is string => uuid !== null && !this.rows.has(`${table}:${uuid}`),
+    );
+    const view = this.db as unknown as Kysely<Record<PreloadedTable, { uuid: string }>>;
     for await (const chunk of chunks(missing)) {
-      for (const row of await findDimensionsByUuid(this.db, table, chunk)) this.remember(table, row);
+      for (const row of await view.selectFrom(table).selectAll().where('uuid', 'in', chunk).execute())
+        this.remember(table, row);
     }
   }
 
+  /** What `reportJson` shows of these reports besides their metrics: heads, branches, start points, testbeds. */
+  async preloadReports(reports: readonly { head_uuid: string; version_uuid: string; testbed_uuid: string }[]) {
+    await Promise.all([
+      this.preload(
+        'head',
+        reports.map((report) => report.head_uuid),
+      ),
+      this.preload(
+        'testbed',
+        reports.map((report) => report.testbed_uuid),
+      ),
+    ]);
+    const heads = await Promise.all(reports.map((report) => this.head(report.head_uuid)));
+    await this.preloadHeadsOf(
+      heads,
+      reports.map((report) => report.version_uuid),
+    );
+  }
+
+  /** The branches of these heads, and their start points' heads and versions, with further versions. */
+  private async preloadHeadsOf(heads: readonly Head[], versionUuids: readonly string[] = []) {
+    await Promise.all([
+      this.preload(
+        'branch',
+        heads.map((head) => head.branch_uuid),
+      ),
+      this.preload(
+        'head',
+        heads.map((head) => head.start_head_uuid),
+      ),
+      this.preload('version', [...versionUuids, ...heads.map((head) => head.start_version_uuid)]),
+    ]);
+  }
+
+  /** What `threshold` shows of these thresholds: branches with their current heads, testbeds, measures, models. */
+  async preloadThresholds(thresholds: readonly Threshold[], modelUuids: readonly (string | null)[] = []) {
+    await Promise.all([
+      this.preload(
+        'branch',
+        thresholds.map((threshold) => threshold.branch_uuid),
+      ),
+      this.preload(
+        'testbed',
+        thresholds.map((threshold) => threshold.testbed_uuid),
+      ),
+      this.preload(
+        'measure',
+        thresholds.map((threshold) => threshold.measure_uuid),
+      ),
+      this.preload('model', [...modelUuids, ...thresholds.map((threshold) => threshold.model_uuid)]),
+    ]);
+    const branches = await Promise.all(
+      thresholds.map((threshold) => this.dimension<Branch>('branch', threshold.branch_uuid)),
+    );
+    await this.preload(
+      'head',
+      branches.map((branch) => branch.head_uuid),
+    );
+    const heads = await Promise.all(
+      branches.flatMap((branch) => (branch.head_uuid === null ? [] : [this.head(branch.head_uuid)])),
+    );
+    await this.preloadHeadsOf(heads);
+  }
+
+  /** What `reportJson` (expanded) and `alertJson` show of these metrics besides their reports. */
+  async preloadDetails(details: readonly MetricDetail[]) {
+    await Promise.all([
+      this.preload(
+        'benchmark',
+        details.map((detail) => detail.benchmark_uuid),
+      ),
+      this.preload(
+        'measure',
+        details.map((detail) => detail.measure_uuid),
+      ),
+      this.preload(
+        'threshold',
+        details.map((detail) => detail.threshold_uuid),
+      ),
+    ]);
+    const alerting = details.flatMap((detail) =>
+      detail.alert_uuid !== null && detail.threshold_uuid !== null ? [this.thresholdRow(detail.threshold_uuid)] : [],
+    );
+    await this.preloadThresholds(
+      await Promise.all(alerting),
+      details.map((detail) => detail.model_uuid),
+    );
+  }
+
   /** Seeds the memo with rows already in hand. */
-  remember(table: DimensionTableName | 'version' | 'head' | 'model', row: { uuid: string }): void {
+  remember(table: PreloadedTable, row: { uuid: string }): void {
     this.rows.set(`${table}:${row.uuid}`, Promise.resolve(row));
   }
 

@@ -44,7 +44,10 @@ async function measureEntry(loader: ViewLoader, detail: MetricDetail) {
   };
 }
 
-/** `JsonReport` (§2.5); `expand` false leaves out results and alerts but keeps the counts. */
+/**
+ * `JsonReport` (§2.5); `expand` false leaves out results and alerts but keeps the counts. A list preloads
+ * its reports' rows (`ViewLoader.preloadReports`, `preloadDetails`) so that each is read once.
+ */
 export async function reportJson(
   loader: ViewLoader,
   report: ReportRow,
@@ -90,14 +93,6 @@ export async function reportJson(
     adapter: report.adapter,
   };
   if (expand) {
-    await loader.preload(
-      'benchmark',
-      details.map((detail) => detail.benchmark_uuid),
-    );
-    await loader.preload(
-      'measure',
-      details.map((detail) => detail.measure_uuid),
-    );
     body.results = await Promise.all(
       ordered.map(async ([iteration, benchmarks]) => {
         const entries = await Promise.all(
