@@ -7,12 +7,14 @@ import { cliEnv, type Served, startServe } from '../../cli/test/run-cli.js';
 import { findApiKey } from '../src/storage/api-keys.js';
 import { usageOfKey } from '../src/storage/usage.js';
 import { journalDirOf } from '../src/storage/usage-journal.js';
+import { JOURNAL_WINDOW_MS } from '../src/tenancy/usage-recorder.js';
 import { recordedVllm, startFixedUpstream, VLLM_COMPLETION } from './support/fixed-upstream.js';
 import { seedTenant, withDatabase } from './support/tenancy.js';
 
 const MODEL = 'acme/m';
 const COMPLETED = 20;
 const IN_FLIGHT = 3;
+const SCHEDULING_SLACK_MS = 20;
 const { prompt_tokens: PROMPT, completion_tokens: COMPLETION } = VLLM_COMPLETION.usage;
 
 /** Streams send their first chunk and then stall until the upstream closes; everything else is recorded vLLM. */
@@ -62,9 +64,10 @@ describeEachDialect('usage history across kill -9 of the gateway', ({ url }) => 
       const streams = await Promise.all(Array.from({ length: IN_FLIGHT }, () => chat(base, secret, true)));
       for (const stream of streams) await stream.body?.getReader().read();
       for (let i = 0; i < COMPLETED; i++) expect((await chat(base, secret, false)).status).toBe(200);
-      // A response is journalled at the end of the event-loop turn in which it closed: one more answer
-      // from the gateway means that turn is over.
-      expect((await fetch(`${new URL(base).origin}/healthz`)).status).toBe(200);
+      // A response is journalled at the end of the window in which it closed (the client has it after it
+      // closed): what a kill -9 one window later finds is what the README promises. The slack is for timers
+      // running late on a loaded machine, not for the journal.
+      await new Promise((resolve) => setTimeout(resolve, JOURNAL_WINDOW_MS + SCHEDULING_SLACK_MS));
       await gateway.stop('SIGKILL');
 
       gateway = await serve();

@@ -6,18 +6,24 @@ import { addJournalledUsage, dropJournalMark } from '../storage/usage.js';
 import { type ServedEntry, UsageJournal } from '../storage/usage-journal.js';
 
 /**
+ * How long a settled request waits for others before they are journalled together: one SQLite transaction
+ * per window instead of one per request at a paced rate. A kill -9 loses the requests of the last window.
+ */
+export const JOURNAL_WINDOW_MS = 50;
+
+/**
  * Records each settled request in this process's local journal (see `usage-journal.ts`), in one write per
- * event-loop turn, and adds the journal to the database's key × model × hour counters in one batch per
+ * `JOURNAL_WINDOW_MS`, and adds the journal to the database's key × model × hour counters in one batch per
  * interval (and on close). At start, and every `orphanScanMs`, the journals of processes that died on
- * this data directory are added too, so the history holds every request whose response ended, kill -9 or
- * not. Nothing about a request but these counts is kept.
+ * this data directory are added too, so the history holds every request whose response ended before the
+ * last window, kill -9 or not. Nothing about a request but these counts is kept.
  */
 export class UsageRecorder {
   private readonly journal: UsageJournal;
   private readonly timer: NodeJS.Timeout;
   private readonly orphanTimer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  /** Settled in this event-loop turn, journalled at its end. */
+  /** Settled in the current window, journalled at its end. */
   private settled: ServedEntry[] = [];
   /** The last journal entry the database has. */
   private flushed = 0;
@@ -59,7 +65,7 @@ export class UsageRecorder {
 
   record(keyId: string, model: string, at: number, promptTokens: number, completionTokens: number, credits: number) {
     if (this.settled.push([keyId, model, at, promptTokens, completionTokens, credits]) === 1)
-      setImmediate(this.journalSettled);
+      setTimeout(this.journalSettled, JOURNAL_WINDOW_MS);
   }
 
   private readonly journalSettled = () => {
