@@ -1,6 +1,7 @@
 import type { Page } from '../wire/pagination.js';
 import type { NameId } from '../wire/slug.js';
-import { archivedFilter, paged } from './list-query.js';
+import { archivedScope } from './archived-scope.js';
+import { paged } from './list-query.js';
 import type { Db } from './types.js';
 
 export const findReport = (db: Db, projectUuid: string, uuid: string) =>
@@ -28,21 +29,41 @@ export interface ReportFilter {
   endTime?: number | undefined;
 }
 
-export async function listReports(db: Db, filter: ReportFilter, page: Page) {
+/** The reports a list shows, filtered, before its order and page. */
+export function filteredReports(db: Db, filter: ReportFilter) {
+  const { projectUuid } = filter;
   let query = db
     .selectFrom('report')
-    .innerJoin('head', 'head.uuid', 'report.head_uuid')
-    .innerJoin('branch', 'branch.uuid', 'head.branch_uuid')
-    .innerJoin('testbed', 'testbed.uuid', 'report.testbed_uuid')
-    .where('report.project_uuid', '=', filter.projectUuid);
-  query = query.where(archivedFilter(['branch', 'testbed'], filter.archived));
-  if (filter.branch) query = query.where(`branch.${filter.branch.column}`, '=', filter.branch.value);
-  if (filter.testbed) query = query.where(`testbed.${filter.testbed.column}`, '=', filter.testbed.value);
+    .where('report.project_uuid', '=', projectUuid)
+    .where(archivedScope(projectUuid, { head: 'report.head_uuid', testbed: 'report.testbed_uuid' }, filter.archived));
+  const { branch, testbed } = filter;
+  if (branch) {
+    const heads = db
+      .selectFrom('head')
+      .innerJoin('branch', 'branch.uuid', 'head.branch_uuid')
+      .select('head.uuid')
+      .where('branch.project_uuid', '=', projectUuid)
+      .where(`branch.${branch.column}`, '=', branch.value);
+    query = query.where('report.head_uuid', 'in', heads);
+  }
+  if (testbed) {
+    const testbeds = db
+      .selectFrom('testbed')
+      .select('uuid')
+      .where('project_uuid', '=', projectUuid)
+      .where(testbed.column, '=', testbed.value);
+    query = query.where('report.testbed_uuid', 'in', testbeds);
+  }
   if (filter.startTime !== undefined) query = query.where('report.start_time', '>=', filter.startTime);
   if (filter.endTime !== undefined) query = query.where('report.end_time', '<=', filter.endTime);
+  return query;
+}
+
+/** Newest first by default: start, end and creation time (an index's order; see migration 0010). */
+export function listReports(db: Db, filter: ReportFilter, page: Page) {
   const direction = page.direction ?? 'desc';
   return paged(
-    query,
+    filteredReports(db, filter),
     (q) =>
       q
         .selectAll('report')

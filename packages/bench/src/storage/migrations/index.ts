@@ -8,6 +8,7 @@ import { anonymousCreationsMigration } from './0006_anonymous_creations.js';
 import { perfCoveringMigration } from './0007_perf_covering.js';
 import { accountsMigration } from './0008_accounts.js';
 import { headVersionNumberMigration } from './0009_head_version_number.js';
+import { reportListMigration } from './0010_report_list.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
@@ -19,4 +20,5 @@ export const benchMigrations: Migrations = {
   '0007_perf_covering': perfCoveringMigration,
   '0008_accounts': accountsMigration,
   '0009_head_version_number': headVersionNumberMigration,
+  '0010_report_list': reportListMigration,
 };
