@@ -1,5 +1,6 @@
 import type { Database } from '@atrium/core';
 import { sql } from 'kysely';
+import { inPlotOrder } from '../domain/perf-order.js';
 import type { MetricDetail } from './metric-details.js';
 import type { BenchDatabase } from './schema.js';
 
@@ -65,16 +66,14 @@ function reportsInScope(query: PerfQuery) {
 }
 
 /**
- * The perf query's SQL: every metric of the given heads × testbeds × benchmarks × measures, in plot
- * order. The reports in scope are materialised first and `cross join` keeps them the outer loop on
- * SQLite (PostgreSQL plans it as an inner join), so `report_benchmark` is probed per report in scope
- * instead of walking the whole history of up to 255 benchmarks. A row carries only the metric's own
- * columns: better-sqlite3 builds rows of 20 or more columns as dictionary-mode objects, several
- * times larger and slower to build, and report columns would repeat on every metric of the report.
+ * Every metric of the given heads × testbeds × benchmarks × measures, from the reports in scope. The
+ * reports are materialised first and `cross join` keeps them the outer loop on SQLite (PostgreSQL plans
+ * it as an inner join), so `report_benchmark` is probed per report in scope instead of walking the whole
+ * history of up to 255 benchmarks. A row carries only the metric's own columns: report columns would
+ * repeat on every metric of the report.
  */
-export function perfSql(query: PerfQuery) {
-  return sql<PerfRow>`
-    with reports as materialized (${reportsInScope(query)})
+function metricsInScope(query: PerfQuery) {
+  return sql`
     select reports.uuid as report_uuid, rb.iteration, rb.benchmark_uuid, m.measure_uuid,
       m.uuid as metric_uuid, m.value, m.lower_value, m.upper_value,
       b.threshold_uuid, b.model_uuid, b.baseline, b.lower_limit, b.upper_limit,
@@ -86,11 +85,38 @@ export function perfSql(query: PerfQuery) {
     left join alert a on a.boundary_uuid = b.uuid
     where rb.report_uuid = reports.uuid
       and rb.benchmark_uuid in (${sql.join(query.benchmarkUuids)})
-      and m.measure_uuid in (${sql.join(query.measureUuids)})
-    order by reports.number, reports.start_time, rb.iteration`;
+      and m.measure_uuid in (${sql.join(query.measureUuids)})`;
 }
 
-/** A row of `perfSql` from its column values, in select order. */
+/**
+ * The metric rows in plot order (`inPlotOrder`'s) in SQL: the reference the tests hold `perfMetrics`
+ * equal to. `perfMetrics` reads the same rows unsorted, with the reports in scope, in one statement and
+ * orders them in JavaScript: the database neither sorts the wide rows nor reads the reports twice.
+ */
+export function perfSql(query: PerfQuery) {
+  return sql<PerfRow>`
+    with reports as materialized (${reportsInScope(query)})
+    ${metricsInScope(query)}
+    order by reports.number, reports.start_time, reports.uuid, rb.iteration, rb.benchmark_uuid, m.measure_uuid`;
+}
+
+/**
+ * The reports in scope and their metrics in one statement, reading the reports once: the metric rows,
+ * then a row per report in scope in the same 17 columns (of the same types), told apart by a null
+ * `metric_uuid`: report uuid, version number, head, testbed, null, start time, end time, null, hash.
+ * Unordered; see `perfMetrics`.
+ */
+function reportsAndMetricsSql(query: PerfQuery) {
+  return sql`
+    with reports as materialized (${reportsInScope(query)})
+    ${metricsInScope(query)}
+    union all
+    select uuid, number, head_uuid, testbed_uuid, null, start_time, end_time, null, hash,
+      null, null, null, null, null, null, null, null
+    from reports`;
+}
+
+/** A metric row of `reportsAndMetricsSql` from its column values, in select order. */
 const perfRow = (row: unknown[]): PerfRow => ({
   report_uuid: row[0] as string,
   iteration: row[1] as number,
@@ -111,15 +137,28 @@ const perfRow = (row: unknown[]): PerfRow => ({
   alert_modified: row[16] as number | null,
 });
 
+/** A report row of `reportsAndMetricsSql`. */
+const perfReport = (row: unknown[]): PerfReport => ({
+  uuid: row[0] as string,
+  number: row[1] as number,
+  head_uuid: row[2] as string,
+  testbed_uuid: row[3] as string,
+  start_time: row[5] as number,
+  end_time: row[6] as number,
+  hash: row[8] as string | null,
+});
+
 /**
- * The reports in scope and their metrics in plot order (two statements; see `perfSql`). Metrics are
- * read as arrays and made objects here, which costs a third less than better-sqlite3's row objects.
+ * The reports in scope and their metrics in plot order, from one statement. Rows are read as arrays and
+ * made objects here, which costs a third less than better-sqlite3's row objects.
  */
 export async function perfMetrics(database: Database<BenchDatabase>, query: PerfQuery): Promise<PerfRows> {
-  const { db } = database;
-  const [reports, metrics] = await Promise.all([
-    reportsInScope(query).execute(db),
-    database.selectArrays(perfSql(query).compile(db)),
-  ]);
-  return { reports: reports.rows, metrics: metrics.map(perfRow) };
+  const rows = await database.selectArrays(reportsAndMetricsSql(query).compile(database.db));
+  const reports: PerfReport[] = [];
+  const metrics: PerfRow[] = [];
+  for (const row of rows) {
+    if (row[4] === null) reports.push(perfReport(row));
+    else metrics.push(perfRow(row));
+  }
+  return { reports, metrics: inPlotOrder(reports, metrics) };
 }
