@@ -5,6 +5,7 @@ import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from 'kyse
 import pg from 'pg';
 import { createLogger, type Logger } from '../log/logger.js';
 import { startCheckpointer } from './checkpointer.js';
+import { PreparingClient } from './pg-prepared.js';
 import { type DatabaseTarget, parseDatabaseUrl } from './url.js';
 
 // COUNT(*) and BIGINT come back as strings from pg by default; our counters fit in a double.
@@ -114,6 +115,7 @@ function openPostgres(target: Extract<DatabaseTarget, { dialect: 'postgres' }>, 
     connectionString: target.connectionString,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+    ...(target.prepare ? { Client: PreparingClient } : {}),
     ...(flags.length ? { options: flags.join(' ') } : {}),
   });
   return reportLostConnections(pool, options.logger ?? defaultLogger());
