@@ -35,7 +35,9 @@ export function filteredReports(db: Db, filter: ReportFilter) {
   let query = db
     .selectFrom('report')
     .where('report.project_uuid', '=', projectUuid)
-    .where(archivedScope(projectUuid, { head: 'report.head_uuid', testbed: 'report.testbed_uuid' }, filter.archived));
+    .where(
+      archivedScope(db, projectUuid, { head: 'report.head_uuid', testbed: 'report.testbed_uuid' }, filter.archived),
+    );
   const { branch, testbed } = filter;
   if (branch) {
     const heads = db
