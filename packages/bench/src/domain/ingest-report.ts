@@ -173,6 +173,12 @@ async function activeModels(db: Db, branch: Branch, testbed: Dimension): Promise
   return active;
 }
 
+/** A testbed, benchmark or measure of the report's metrics, as stored. */
+export interface ShownDimension {
+  table: 'testbed' | 'benchmark' | 'measure';
+  row: Dimension;
+}
+
 interface IterationContext {
   db: Db;
   project: Project;
@@ -181,6 +187,7 @@ interface IterationContext {
   testbedUuid: string;
   models: Map<string, ActiveModel>;
   now: number;
+  shown: ShownDimension[];
 }
 
 async function storeIteration(context: IterationContext, iteration: number, results: AdapterResults): Promise<number> {
@@ -203,6 +210,8 @@ async function storeIteration(context: IterationContext, iteration: number, resu
     now,
   );
   const measureOf = (key: string) => measures.get(measureKey(key).id.value) as Measure;
+  for (const row of benchmarks.values()) context.shown.push({ table: 'benchmark', row });
+  for (const row of measures.values()) context.shown.push({ table: 'measure', row });
 
   const rows: IterationRows = { reportBenchmarks: [], metrics: [], boundaries: [], alerts: [] };
   const pending: { benchmarkUuid: string; measureUuid: string; metricUuid: string; value: number; ignored: boolean }[] =
@@ -315,10 +324,11 @@ const countMetrics = (iterations: readonly AdapterResults[]) => {
  * thresholds, version, then every iteration with boundaries and alerts computed from the history
  * before it. Results are parsed first, so a report that fails validation stores nothing.
  */
-/** A stored report: its row, its version, and how many metrics it stored. */
+/** A stored report: its row, its version, its testbed, benchmarks and measures, and how many metrics it stored. */
 export interface IngestedReport {
   report: Selectable<ReportTable>;
   version: Version;
+  shown: ShownDimension[];
   metrics: number;
 }
 
@@ -373,11 +383,12 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
         testbedUuid: testbed.uuid,
         models: await activeModels(trx, branch, testbed),
         now,
+        shown: [{ table: 'testbed', row: testbed }],
       };
       let metrics = 0;
       for (const [iteration, results] of iterations.entries())
         metrics += await storeIteration(context, iteration, results);
-      return { report: row, version, metrics };
+      return { report: row, version, shown: context.shown, metrics };
     }),
   );
 }

@@ -69,7 +69,7 @@ export async function projectFor(
   );
 }
 
-export const actorUserUuid = (actor: Actor): string | null => (actor.kind === 'user' ? actor.user.uuid : null);
+export const actorUser = (actor: Actor): User | null => (actor.kind === 'user' ? actor.user : null);
 
 /** The organisation named in the path and the user's role in it; a 404 unless the user may view it. */
 export async function visibleOrganization(

@@ -4,13 +4,12 @@ import type { NewReport } from '../domain/new-report.js';
 import { metricDetails } from '../storage/metric-details.js';
 import { deleteReport, findReport, findReportByIdempotencyKey, listReports } from '../storage/reports.js';
 import { UnknownDimensionError } from '../storage/resolve-dimensions.js';
-import type { Db, Project } from '../storage/types.js';
-import { findUsersByUuid } from '../storage/users.js';
+import type { Db, Project, User } from '../storage/types.js';
 import { ViewLoader } from '../views/loader.js';
 import { type ReportRow, reportJson } from '../views/report-view.js';
 import { type PaginationQuery, pageOf } from '../wire/pagination.js';
 import { isUuid, parseNameId } from '../wire/slug.js';
-import { actorUserUuid, projectFor } from './access.js';
+import { actorUser, projectFor } from './access.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
 import { notFound } from './problems.js';
@@ -40,15 +39,11 @@ export async function renderReports(
   expand: boolean,
   loader = new ViewLoader(db, project),
 ) {
-  const [details, users] = await Promise.all([
+  const [details] = await Promise.all([
     metricDetails(
       db,
       'report',
       reports.map((report) => report.uuid),
-    ),
-    findUsersByUuid(
-      db,
-      reports.flatMap((report) => (report.user_uuid === null ? [] : [report.user_uuid])),
     ),
     loader.preloadReports(reports),
   ]);
@@ -59,24 +54,14 @@ export async function renderReports(
     if (list) list.push(detail);
     else byReport.set(detail.report_uuid, [detail]);
   }
-  return Promise.all(
-    reports.map((report) =>
-      reportJson(
-        loader,
-        report,
-        byReport.get(report.uuid) ?? [],
-        report.user_uuid ? users.get(report.user_uuid) : undefined,
-        expand,
-      ),
-    ),
-  );
+  return Promise.all(reports.map((report) => reportJson(loader, report, byReport.get(report.uuid) ?? [], expand)));
 }
 
 /** Ingests and answers 201 with the full report. */
 export async function createReport(
   context: BenchContext,
   project: Project,
-  userUuid: string | null,
+  user: User | null,
   report: NewReport,
   idempotencyKey?: string,
 ): Promise<unknown> {
@@ -88,7 +73,7 @@ export async function createReport(
     const limits = context.config.plus.rateLimiting;
     created = await ingestReport(db, {
       project,
-      userUuid,
+      userUuid: user?.uuid ?? null,
       report,
       idempotencyKey,
       limits: { reportsPerDay: limits.resourcesPerDay, metricsPerDay: limits.metricsPerDay },
@@ -104,7 +89,9 @@ export async function createReport(
     throw error;
   }
   const loader = new ViewLoader(db, project);
+  if (user) loader.remember('user', user);
   loader.remember('version', created.version);
+  for (const { table, row } of created.shown) loader.remember(table, row);
   const [json] = await renderReports(db, project, [created.report], true, loader);
   return json;
 }
@@ -118,7 +105,7 @@ export function registerReportRoutes(app: FastifyInstance, context: BenchContext
     async (request, reply) => {
       const { project, actor } = await projectFor(context, request, request.params.project, 'create');
       const { idempotency_key: key, ...report } = request.body;
-      const json = await createReport(context, project, actorUserUuid(actor), report, key?.toLowerCase() ?? undefined);
+      const json = await createReport(context, project, actorUser(actor), report, key?.toLowerCase() ?? undefined);
       return reply.code(201).send(json);
     },
   );

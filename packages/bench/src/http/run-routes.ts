@@ -8,7 +8,7 @@ import { createProject, findProject } from '../storage/projects.js';
 import { countAnonymousCreation } from '../storage/rate-limits.js';
 import type { Project } from '../storage/types.js';
 import { isSlug, isUuid, parseResourceId } from '../wire/slug.js';
-import { actorUserUuid, projectFor } from './access.js';
+import { actorUser, projectFor } from './access.js';
 import { type Actor, actorOf } from './auth.js';
 import type { BenchContext } from './context.js';
 import { badRequest, notFound } from './problems.js';
@@ -121,7 +121,7 @@ export function registerRunRoutes(app: FastifyInstance, context: BenchContext): 
     const json = await createReport(
       context,
       project,
-      actorUserUuid(actor),
+      actorUser(actor),
       { ...report, branch: defaults.branch, testbed: defaults.testbed, hash: defaults.hash ?? null },
       idempotencyKey?.toLowerCase() ?? undefined,
     );

@@ -23,7 +23,7 @@ export class UnknownDimensionError extends Error {
 /**
  * Gets or creates the dimensions a report names, in chunked lookups and multi-row inserts: each key
  * matches only the column its form names (UUID, slug or name). Archived ones are unarchived. Returns rows
- * by key id value.
+ * by key id value, as they now are in the database.
  */
 export async function getOrCreateDimensions<T extends Dimension = Dimension>(
   db: Db,
@@ -70,6 +70,7 @@ export async function getOrCreateDimensions<T extends Dimension = Dimension>(
     if (row.archived !== null) {
       archived.push(row.uuid);
       row.archived = null;
+      row.modified = now;
     }
     found.set(key.id.value, row);
   }

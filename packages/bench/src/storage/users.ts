@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Page, PaginationQuery } from '../wire/pagination.js';
-import { chunks } from './chunks.js';
 import { paged, searchAny } from './list-query.js';
 import type { Db, User } from './types.js';
 
@@ -28,16 +27,6 @@ export const findUserByEmail = (db: Db, email: string): Promise<User | undefined
 
 export const findUserByUuid = (db: Db, uuid: string): Promise<User | undefined> =>
   db.selectFrom('user').selectAll().where('uuid', '=', uuid).executeTakeFirst();
-
-/** Users by uuid, in chunked queries. */
-export async function findUsersByUuid(db: Db, uuids: readonly string[]): Promise<Map<string, User>> {
-  const users = new Map<string, User>();
-  for await (const chunk of chunks([...new Set(uuids)])) {
-    for (const user of await db.selectFrom('user').selectAll().where('uuid', 'in', chunk).execute())
-      users.set(user.uuid, user);
-  }
-  return users;
-}
 
 export const findUser = (db: Db, id: { column: 'uuid' | 'slug' | 'name'; value: string }): Promise<User | undefined> =>
   db

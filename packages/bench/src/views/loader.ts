@@ -2,7 +2,18 @@ import type { Kysely } from 'kysely';
 import { chunks } from '../storage/chunks.js';
 import type { MetricDetail } from '../storage/metric-details.js';
 import type { DimensionColumns, DimensionTableName } from '../storage/schema.js';
-import type { Branch, Db, Dimension, Head, Measure, ModelRow, Project, Threshold, Version } from '../storage/types.js';
+import type {
+  Branch,
+  Db,
+  Dimension,
+  Head,
+  Measure,
+  ModelRow,
+  Project,
+  Threshold,
+  User,
+  Version,
+} from '../storage/types.js';
 import {
   jsonBranch,
   jsonDimension,
@@ -15,7 +26,7 @@ import {
 import { toDateTime } from '../wire/time.js';
 
 /** The tables whose rows a view loads by uuid. */
-type PreloadedTable = DimensionTableName | 'version' | 'head' | 'model' | 'threshold';
+type PreloadedTable = DimensionTableName | 'version' | 'head' | 'model' | 'threshold' | 'user';
 
 /**
  * Builds the nested JSON of one response, fetching each row once (memoised by uuid). A list preloads
@@ -64,9 +75,15 @@ export class ViewLoader {
     }
   }
 
-  /** What `reportJson` shows of these reports besides their metrics: heads, branches, start points, testbeds. */
-  async preloadReports(reports: readonly { head_uuid: string; version_uuid: string; testbed_uuid: string }[]) {
+  /** What `reportJson` shows of these reports besides their metrics: users, heads, branches, start points, testbeds. */
+  async preloadReports(
+    reports: readonly { user_uuid: string | null; head_uuid: string; version_uuid: string; testbed_uuid: string }[],
+  ) {
     await Promise.all([
+      this.preload(
+        'user',
+        reports.map((report) => report.user_uuid),
+      ),
       this.preload(
         'head',
         reports.map((report) => report.head_uuid),
@@ -156,6 +173,13 @@ export class ViewLoader {
   /** Seeds the memo with rows already in hand. */
   remember(table: PreloadedTable, row: { uuid: string }): void {
     this.rows.set(`${table}:${row.uuid}`, Promise.resolve(row));
+  }
+
+  user(uuid: string | null): Promise<User | undefined> {
+    if (uuid === null) return Promise.resolve(undefined);
+    return this.once(`user:${uuid}`, () =>
+      this.db.selectFrom('user').selectAll().where('uuid', '=', uuid).executeTakeFirst(),
+    );
   }
 
   version(uuid: string): Promise<Version> {

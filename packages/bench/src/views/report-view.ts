@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { MetricDetail } from '../storage/metric-details.js';
 import type { ReportTable } from '../storage/schema.js';
-import type { User } from '../storage/types.js';
 import { jsonBoundary, jsonMetric, jsonProject, jsonPubUser, jsonThresholdModel } from '../wire/json.js';
 import { toDateTime } from '../wire/time.js';
 import type { ViewLoader } from './loader.js';
@@ -52,10 +51,9 @@ export async function reportJson(
   loader: ViewLoader,
   report: ReportRow,
   details: readonly MetricDetail[],
-  user: User | undefined,
   expand: boolean,
 ) {
-  const head = await loader.head(report.head_uuid);
+  const [head, user] = await Promise.all([loader.head(report.head_uuid), loader.user(report.user_uuid)]);
   const [branch, testbed] = await Promise.all([
     loader.branch(head.branch_uuid, report.head_uuid, report.version_uuid),
     loader.testbed(report.testbed_uuid),
