@@ -2,15 +2,19 @@
 // server, side by side with a peer gateway, in one run against one fixed upstream.
 //  1. One fixed-response upstream (a bare node:http responder in its own process) is called directly, through
 //     Atrium's gateway (`atrium serve --services inference` from dist: a real key, budget admission, accounting,
-//     the default access log) and through the Portkey gateway (@portkey-ai/gateway, installed in
-//     bench/.scratch/portkey). At N requests/s (default 200; open loop, sub-millisecond timing), non-stream and
-//     stream: p50/p99 and what each gateway adds, and each process's CPU per request (from /proc, the same way
-//     for all three), as a ratio to the upstream's own and to the peer's.
+//     the default access log), through the Portkey gateway (@portkey-ai/gateway, installed in
+//     bench/.scratch/portkey) and through the floor: a bare node:http server relaying to the upstream through an
+//     undici pool, what any Node gateway with a client and an upstream socket costs. At N requests/s (default
+//     200; open loop, sub-millisecond timing), non-stream and stream: p50/p99 and what each gateway adds, and
+//     each process's CPU per request (from /proc, the same way for all), as a ratio to the upstream's own, to
+//     the peer's and to the floor's.
 //  2. Throughput at 64 connections and CPU per request at that load.
 //  3. Atrium's RSS after warm-up and after 100,000 more requests.
 //  4. The embedded engine's tokens/s with the generated test model at 1 and 4 concurrent streams.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +33,7 @@ const STREAM = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content
 const PATH = '/v1/chat/completions';
 const JSON_TYPE = { 'content-type': 'application/json' };
 
-// ---- the upstream: a child process -----------------------------------------------------------------------
+// ---- the upstream and the floor proxy: child processes -----------------------------------------------------
 
 if (process.env.ATRIUM_BENCH_UPSTREAM) {
   const { startFixedUpstream } = await import('../packages/inference/test/support/fixed-upstream.js');
@@ -37,15 +41,43 @@ if (process.env.ATRIUM_BENCH_UPSTREAM) {
   process.on('disconnect', () => process.exit(0));
 }
 
-function startUpstream(): Promise<{ process: ChildProcess; url: string }> {
+/** The floor: the client's body to the upstream, the upstream's answer back as it arrives, nothing else. */
+if (process.env.ATRIUM_BENCH_FLOOR) {
+  const upstream = new Pool(process.env.ATRIUM_BENCH_FLOOR, { connections: 128, keepAliveTimeout: 30_000 });
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', async () => {
+      try {
+        const answer = await upstream.request({
+          method: 'POST',
+          path: PATH,
+          headers: JSON_TYPE,
+          body: Buffer.concat(chunks),
+        });
+        response.writeHead(answer.statusCode, { 'content-type': String(answer.headers['content-type']) });
+        answer.body.on('data', (chunk: Buffer) => response.write(chunk));
+        answer.body.on('end', () => response.end());
+      } catch {
+        response.writeHead(502).end();
+      }
+    });
+  });
+  server.listen(0, '127.0.0.1', () =>
+    process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }),
+  );
+  process.on('disconnect', () => process.exit(0));
+}
+
+function startChild(name: string, env: Record<string, string>): Promise<{ process: ChildProcess; url: string }> {
   const child = fork(fileURLToPath(import.meta.url), [], {
     execArgv: ['--import', 'tsx'],
-    env: { ...process.env, ATRIUM_BENCH_UPSTREAM: '1' },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { url: string }) => resolve({ process: child, url: message.url }));
-    child.once('exit', (code) => reject(new Error(`upstream exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${name} exited with ${code}`)));
   });
 }
 
@@ -187,8 +219,9 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
   const rounds = quick ? 1 : 3;
   const seconds = quick ? 2 : 4;
   const soakRequests = quick ? 10_000 : 100_000;
-  const upstream = await startUpstream();
+  const upstream = await startChild('upstream', { ATRIUM_BENCH_UPSTREAM: '1' });
   const upstreamPid = upstream.process.pid as number;
+  let floor: Awaited<ReturnType<typeof startChild>> | undefined;
   let atrium: Running | undefined;
   let portkey: Portkey | undefined;
   const rows: BenchReport['rows'] = [];
@@ -198,6 +231,7 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
     const config = `[[inference.models]]\nid = "${MODEL}"\ncontextLength = 32768\nbackend = { type = "upstream", replicas = ["${upstream.url}"] }\n`;
     atrium = await startService('inference', 'sqlite', { config, env: { ATRIUM_DEMO_KEY: KEY } });
     portkey = await startPortkey();
+    floor = await startChild('floor proxy', { ATRIUM_BENCH_FLOOR: upstream.url });
     const targets: Target[] = [
       { name: 'upstream (direct)', origin: upstream.url, pid: upstreamPid, headers: JSON_TYPE },
       {
@@ -212,6 +246,7 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
         pid: portkey.pid,
         headers: { ...JSON_TYPE, ...portkey.headers(upstream.url, KEY) },
       },
+      { name: 'floor (node:http + undici)', origin: floor.url, pid: floor.process.pid as number, headers: JSON_TYPE },
     ];
     for (const [mode, body] of [
       ['non-stream', CHAT],
@@ -233,6 +268,8 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
       const directSaturated = { rps: m(saturated[0], (x) => x.rps), cpu: m(saturated[0], (x) => x.cpu) };
       const peerCpu = m(paced[2], (x) => x.cpu);
       const peerSaturatedCpu = m(saturated[2], (x) => x.cpu);
+      const floorCpu = m(paced[3], (x) => x.cpu);
+      const floorSaturatedCpu = m(saturated[3], (x) => x.cpu);
       for (const [i, target] of targets.entries()) {
         const cpu = m(paced[i], (x) => x.cpu);
         const saturatedCpu = m(saturated[i], (x) => x.cpu);
@@ -248,11 +285,13 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
           'CPU µs/req': Math.round(cpu),
           '× upstream': round(cpu / direct.cpu),
           '× Portkey': isGateway ? round(cpu / peerCpu) : '',
+          '× floor': isGateway ? round(cpu / floorCpu) : '',
           'req/s at 64 conn': Math.round(rps),
           'throughput × direct': round(rps / directSaturated.rps),
           'CPU µs/req at 64 conn': Math.round(saturatedCpu),
           '× upstream at 64 conn': round(saturatedCpu / directSaturated.cpu),
           '× Portkey at 64 conn': isGateway ? round(saturatedCpu / peerSaturatedCpu) : '',
+          '× floor at 64 conn': isGateway ? round(saturatedCpu / floorSaturatedCpu) : '',
           errors: [...(paced[i] ?? []), ...(saturated[i] ?? [])].reduce((n, x) => n + x.errors, 0),
         });
       }
@@ -270,16 +309,16 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
     Object.assign(data, { warmRss: warm, afterRss: after, soakRequests: sent });
     notes.push(await embeddedEngineNote(seconds));
     notes.push(
-      `CPU µs/req: the process's own CPU (sum of its threads' run time in /proc) over the requests of that run; for the gateways the upstream's share is not included. × upstream: that CPU over what the upstream spends per request when called directly (goal for Atrium: ≤ 2×, non-stream and stream, with admission and accounting on).`,
+      `CPU µs/req: the process's own CPU (sum of its threads' run time in /proc) over the requests of that run; for the gateways the upstream's share is not included. × upstream: that CPU over what the upstream spends per request when called directly (goal for Atrium: ≤ 2×, non-stream and stream, with admission and accounting on). The floor is a bare node:http server relaying each request to the upstream through an undici pool (no parsing, auth, accounting or logging): what any Node gateway pays for a client socket and an upstream socket; × floor is the rest.`,
     );
     notes.push(
       `goals: added p50 < 1 ms and p99 < 5 ms; Portkey (@portkey-ai/gateway 1.15.2 with @hono/node-server 1.13.5) sleeps ~25 ms before a stream's first event.`,
     );
     notes.push(
-      'upstream, both gateways and the load generator are separate processes on the same machine; Atrium runs as `atrium serve` on SQLite with its default logging (info, access log on).',
+      'upstream, the gateways, the floor proxy and the load generator are separate processes on the same machine; Atrium runs as `atrium serve` on SQLite with its default logging (info, access log on).',
     );
     return {
-      title: `Inference gateway overhead: fixed-response upstream vs Atrium vs Portkey (paced at ${rate} req/s, then 64 connections; median of ${rounds} interleaved rounds of ${seconds} s)`,
+      title: `Inference gateway overhead: fixed-response upstream vs Atrium vs Portkey vs a bare proxy (paced at ${rate} req/s, then 64 connections; median of ${rounds} interleaved rounds of ${seconds} s)`,
       columns: Object.keys(rows[0] ?? {}),
       rows,
       notes,
@@ -287,6 +326,7 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
     };
   } finally {
     portkey?.stop();
+    floor?.process.kill();
     await atrium?.stop();
     upstream.process.kill();
   }
