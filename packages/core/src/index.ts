@@ -11,6 +11,7 @@ export { HttpMetrics } from './http/metrics.js';
 export { normalizeError } from './http/normalize-error.js';
 export { HttpError, type HttpProblem } from './http/problem.js';
 export { closeGracefully, onShutdownSignal } from './http/shutdown.js';
+export { uuid7 } from './ids/uuid7.js';
 export { createLogger, type Logger } from './log/logger.js';
 export * from './mail/index.js';
 export type { ServiceContext, ServiceDefinition } from './service.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { HttpError } from '@atrium/core';
+import { HttpError, uuid7 } from '@atrium/core';
 import type { Selectable } from 'kysely';
 import { foldIterations } from '../adapters/fold.js';
 import { type AdapterName, normalizeAdapter, parseWithAdapter } from '../adapters/registry.js';
@@ -218,7 +218,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
     [];
   for (const { key, name, ignored } of benchmarkNames) {
     const benchmark = benchmarks.get(parseNameId(name).value) as Dimension;
-    const reportBenchmarkUuid = randomUUID();
+    const reportBenchmarkUuid = uuid7();
     rows.reportBenchmarks.push({
       uuid: reportBenchmarkUuid,
       report_uuid: context.reportUuid,
@@ -227,7 +227,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
     });
     for (const [measureName, metric] of results.get(key) ?? []) {
       const measure = measureOf(measureName);
-      const metricUuid = randomUUID();
+      const metricUuid = uuid7();
       rows.metrics.push({
         uuid: metricUuid,
         report_benchmark_uuid: reportBenchmarkUuid,
@@ -259,7 +259,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
     });
     for (const entry of tested) {
       const limits = computeLimits(active.model, samples.get(entry.benchmarkUuid) ?? []);
-      const boundaryUuid = randomUUID();
+      const boundaryUuid = uuid7();
       rows.boundaries.push({
         uuid: boundaryUuid,
         metric_uuid: entry.metricUuid,
@@ -270,7 +270,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
       const limit = outlier(limits, entry.value);
       if (limit && !entry.ignored) {
         rows.alerts.push({
-          uuid: randomUUID(),
+          uuid: uuid7(),
           project_uuid: project.uuid,
           boundary_uuid: boundaryUuid,
           boundary_limit: limit,
@@ -359,7 +359,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
       await applyReportThresholds(trx, project, branch, testbed, report, now);
       const headUuid = branch.head_uuid as string;
       const version = await versionForReport(trx, project.uuid, headUuid, hash);
-      const reportUuid = randomUUID();
+      const reportUuid = uuid7();
       const row: Selectable<ReportTable> = {
         uuid: reportUuid,
         project_uuid: project.uuid,
