@@ -78,6 +78,26 @@ describe('upstream router through real HTTP', () => {
     await upstreamClosed;
   });
 
+  it('aborts the upstream request when the client leaves before the upstream answered', async () => {
+    let received: () => void = () => undefined;
+    const upstreamReceived = new Promise<void>((resolve) => {
+      received = resolve;
+    });
+    let upstreamClosed: Promise<void> = Promise.resolve();
+    const server = await upstream((_request, _body, response: ServerResponse) => {
+      upstreamClosed = new Promise((resolve) => response.on('close', () => resolve()));
+      received();
+      // ...and never answers, like a model server with a long queue.
+    });
+    const { client } = await gateway([server.origin]);
+    const controller = new AbortController();
+    const answer = client.chat.completions.create({ model: MODEL, messages: user }, { signal: controller.signal });
+    await upstreamReceived;
+    controller.abort();
+    await expect(answer).rejects.toThrow();
+    await upstreamClosed;
+  });
+
   it('ends a stream the upstream breaks off with an in-band error the SDK throws', async () => {
     const server = await upstream((_request, _body, response: ServerResponse) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });

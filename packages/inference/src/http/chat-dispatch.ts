@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalogue, ServedModel } from '../catalogue.js';
-import type { UpstreamResponse } from '../router/upstream-group.js';
+import type { UpstreamResponse, UpstreamSignal } from '../router/upstream-group.js';
 import { allowsModel } from '../tenancy/active-key.js';
 import { estimateChatPromptTokens, reservedOutputTokens, reservedPromptTokens } from '../tenancy/estimate.js';
 import type { ChatRequest } from '../wire/chat.js';
@@ -23,7 +23,7 @@ export interface ChatDispatch {
   /** The upstream's 200 answer (anything else has been thrown as the gateway's error). */
   upstream: UpstreamResponse;
   /** Fires when the client goes away. */
-  signal: AbortSignal;
+  signal: UpstreamSignal;
   promptEstimate: number;
 }
 

@@ -1,23 +1,33 @@
+import { EventEmitter } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { HttpError } from '@atrium/core';
 import type { FastifyReply } from 'fastify';
-import { clientClosed, type UpstreamResponse } from '../router/upstream-group.js';
+import { clientClosed, type UpstreamResponse, type UpstreamSignal } from '../router/upstream-group.js';
 import { upstreamError } from '../wire/upstream-errors.js';
 
 const ERROR_BODY_LIMIT = 64 * 1024;
 
-/** An AbortSignal that fires when the client goes away before its response is complete. */
-export function clientGone(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
+class ClientSignal extends EventEmitter implements UpstreamSignal {
+  aborted = false;
+}
+
+/**
+ * A signal that fires when the client goes away before its response is complete. An EventEmitter rather than
+ * an AbortController: an AbortSignal and undici's listener on it cost several times more per request.
+ */
+export function clientGone(reply: FastifyReply): UpstreamSignal {
+  const signal = new ClientSignal();
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
+    if (reply.raw.writableFinished) return;
+    signal.aborted = true;
+    signal.emit('abort');
   });
-  return controller.signal;
+  return signal;
 }
 
 /** The upstream's JSON answer; a body that breaks off or is not JSON is the upstream's failure, unless the client left. */
-export async function readUpstreamJson(response: UpstreamResponse, signal: AbortSignal): Promise<unknown> {
+export async function readUpstreamJson(response: UpstreamResponse, signal: UpstreamSignal): Promise<unknown> {
   try {
     return await response.body.json();
   } catch {

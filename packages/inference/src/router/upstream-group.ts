@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { HttpError } from '@atrium/core';
 import type { Dispatcher } from 'undici';
 import { pickReplica } from './balancer.js';
@@ -8,10 +9,13 @@ export interface UpstreamResponse {
   body: Dispatcher.ResponseData['body'];
 }
 
+/** Tells a request that its client has gone: an EventEmitter emitting 'abort', which undici takes as a signal. */
+export type UpstreamSignal = EventEmitter & { readonly aborted: boolean };
+
 export interface UpstreamRequest {
   path: string;
   body: string;
-  signal: AbortSignal;
+  signal: UpstreamSignal;
 }
 
 const HEALTH_TIMEOUT_MS = 2_000;
