@@ -3,7 +3,11 @@
 // Per service: requests, errors (non-2xx and socket errors), p50/p99, and the process RSS sampled every second
 // (at the end of warm-up, at the end, and the slope in between). A third argument, e.g. `bench` or
 // `bench,provenance`, runs only those services (for profiling one of them).
+// Each service's load comes from its own process (as its users' would), and inference's fixed upstream runs in
+// another, so no service's latency includes time the generator spent on another service's responses.
+import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BUNDLED_ARCHIVE } from '@atrium/provenance';
 import autocannon from 'autocannon';
 import { recordedVllm, startFixedUpstream } from '../packages/inference/test/support/fixed-upstream.js';
@@ -145,66 +149,156 @@ function slopePerMinute(points: [number, number][]): number {
   return (sxy / sxx) * 60;
 }
 
+const starters: Record<Service, (dialect: Dialect, upstream: string) => Promise<Workload>> = {
+  inference,
+  provenance: (dialect) => provenance(dialect),
+  bench: (dialect) => bench(dialect),
+};
+
+type Outcome = Pick<autocannon.Result, 'errors' | 'non2xx' | 'timeouts' | 'statusCodeStats'> & {
+  requests: number;
+  average: number;
+  p50: number;
+  p99: number;
+  exited: string | undefined;
+  logs: string;
+};
+
+type ToChild = { type: 'go'; seconds: number } | { type: 'stop' };
+type FromChild = { type: 'ready'; pid: number } | { type: 'result'; outcome: Outcome };
+
+/** A child process's part: one service, its workload and its load generator, driven by the parent's messages. */
+async function generator(service: Service, dialect: Dialect, upstream: string): Promise<void> {
+  const send = (message: FromChild) => process.send?.(message);
+  const workload = await starters[service](dialect, upstream);
+  process.on('message', async (message: ToChild) => {
+    if (message.type === 'go') {
+      const result = await autocannon({
+        url: workload.running.origin,
+        connections: CONNECTIONS,
+        duration: message.seconds,
+        requests: workload.steps,
+      });
+      const { errors, non2xx, timeouts, statusCodeStats } = result;
+      const outcome = { errors, non2xx, timeouts, statusCodeStats, exited: workload.running.exit() };
+      const { total: requests, average } = result.requests;
+      const { p50, p99 } = result.latency;
+      send({ type: 'result', outcome: { ...outcome, requests, average, p50, p99, logs: workload.running.logs() } });
+    } else {
+      await workload.running.stop();
+      await workload.cleanup?.();
+      process.exit(0);
+    }
+  });
+  send({ type: 'ready', pid: workload.running.pid });
+}
+
+function forkSelf(env: Record<string, string>): ChildProcess {
+  return fork(fileURLToPath(import.meta.url), [], {
+    execArgv: ['--import', 'tsx'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+function next<T extends FromChild['type']>(child: ChildProcess, type: T): Promise<Extract<FromChild, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: FromChild) => {
+      if (message.type !== type) return;
+      child.off('exit', onExit);
+      child.off('message', onMessage);
+      resolve(message as Extract<FromChild, { type: T }>);
+    };
+    const onExit = (code: number | null) => reject(new Error(`soak generator exited with ${code} before ${type}`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
 async function soak(dialect: Dialect, seconds: number, upstream: string, only: Service[]) {
-  const starters: Record<Service, () => Promise<Workload>> = {
-    inference: () => inference(dialect, upstream),
-    provenance: () => provenance(dialect),
-    bench: () => bench(dialect),
-  };
-  const workloads = await Promise.all(only.map((service) => starters[service]()));
-  const warmUp = Math.min(30, seconds / 5);
-  const samples = new Map<Service, [number, number][]>(workloads.map((w) => [w.running.service, []]));
-  const started = performance.now();
-  const sample = () => {
-    const at = (performance.now() - started) / 1000;
-    for (const w of workloads) samples.get(w.running.service)?.push([at, rssBytes(w.running.pid) / 2 ** 20]);
-  };
-  sample();
-  const sampler = setInterval(sample, SAMPLE_MS);
+  const children = only.map((service) =>
+    forkSelf({ ATRIUM_SOAK_SERVICE: service, ATRIUM_SOAK_DIALECT: dialect, ATRIUM_SOAK_UPSTREAM: upstream }),
+  );
   try {
-    const results = await Promise.all(
-      workloads.map((w) =>
-        autocannon({ url: w.running.origin, connections: CONNECTIONS, duration: seconds, requests: w.steps }),
-      ),
-    );
+    const pids = (await Promise.all(children.map((child) => next(child, 'ready')))).map((ready) => ready.pid);
+    const warmUp = Math.min(30, seconds / 5);
+    const samples = only.map((): [number, number][] => []);
+    const started = performance.now();
+    const sample = () => {
+      const at = (performance.now() - started) / 1000;
+      pids.forEach((pid, i) => {
+        samples[i]?.push([at, rssBytes(pid) / 2 ** 20]);
+      });
+    };
+    sample();
+    const sampler = setInterval(sample, SAMPLE_MS);
+    const results = children.map((child) => next(child, 'result'));
+    for (const child of children) child.send({ type: 'go', seconds } satisfies ToChild);
+    const outcomes = (await Promise.all(results)).map((result) => result.outcome);
     clearInterval(sampler);
     sample();
-    return workloads.map((w, i) => {
-      const result = results[i] as autocannon.Result;
-      const points = samples.get(w.running.service) ?? [];
+    return outcomes.map((outcome, i) => {
+      const points = samples[i] ?? [];
       const after = points.filter(([at]) => at >= warmUp);
-      const exited = w.running.exit();
       return {
         dialect,
-        service: w.running.service,
-        requests: result.requests.total,
-        'req/s': Math.round(result.requests.average),
-        errors: result.errors + result.non2xx + result.timeouts + (exited === undefined ? 0 : 1),
-        'p50 ms': result.latency.p50,
-        'p99 ms': result.latency.p99,
+        service: only[i] as Service,
+        requests: outcome.requests,
+        'req/s': Math.round(outcome.average),
+        errors: outcome.errors + outcome.non2xx + outcome.timeouts + (outcome.exited === undefined ? 0 : 1),
+        'p50 ms': outcome.p50,
+        'p99 ms': outcome.p99,
         'RSS start MB': Math.round(points[0]?.[1] ?? 0),
         'RSS warm MB': Math.round(after[0]?.[1] ?? 0),
         'RSS end MB': Math.round(points.at(-1)?.[1] ?? 0),
         'MB/min after warm-up': Number(slopePerMinute(troughs(after)).toFixed(2)),
         rss: points.map(([at, mb]) => [Math.round(at), Math.round(mb)]),
-        statusCodes: result.statusCodeStats,
-        logProblems: w.running
-          .logs()
+        statusCodes: outcome.statusCodeStats,
+        logProblems: outcome.logs
           .split('\n')
           .filter((line) => /"level":(40|50|60)/.test(line))
           .slice(0, 20),
-        socketErrors: result.errors,
-        timeouts: result.timeouts,
-        ...(exited === undefined ? {} : { exited }),
+        socketErrors: outcome.errors,
+        timeouts: outcome.timeouts,
+        ...(outcome.exited === undefined ? {} : { exited: outcome.exited }),
       };
     });
   } finally {
-    clearInterval(sampler);
-    for (const w of workloads) {
-      await w.running.stop();
-      await w.cleanup?.();
-    }
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.send({ type: 'stop' } satisfies ToChild);
+          }),
+      ),
+    );
   }
+}
+
+/** The fixed upstream's part: a child process that answers inference's upstream calls. */
+async function upstreamProcess(): Promise<void> {
+  const upstream = await startFixedUpstream(recordedVllm);
+  process.send?.({ url: upstream.origin });
+  process.on('disconnect', () => process.exit(0));
+}
+
+function startUpstream(): Promise<{ child: ChildProcess; url: string }> {
+  const child = forkSelf({ ATRIUM_SOAK_UPSTREAM_PROCESS: '1' });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: { url: string }) => resolve({ child, url: message.url }));
+    child.once('exit', (code) => reject(new Error(`upstream exited with ${code}`)));
+  });
+}
+
+if (process.env.ATRIUM_SOAK_UPSTREAM_PROCESS) await upstreamProcess();
+if (process.env.ATRIUM_SOAK_SERVICE) {
+  await generator(
+    process.env.ATRIUM_SOAK_SERVICE as Service,
+    process.env.ATRIUM_SOAK_DIALECT as Dialect,
+    process.env.ATRIUM_SOAK_UPSTREAM ?? '',
+  );
 }
 
 export default async function soakBench(args: string[]): Promise<BenchReport> {
@@ -212,15 +306,15 @@ export default async function soakBench(args: string[]): Promise<BenchReport> {
   const which = args[1] ?? 'both';
   const dialects: Dialect[] = which === 'both' ? ['sqlite', 'postgres'] : [which as Dialect];
   const only = (args[2]?.split(',') ?? ['inference', 'provenance', 'bench']) as Service[];
-  const upstream = await startFixedUpstream(recordedVllm);
+  const upstream = await startUpstream();
   const rows = [];
   try {
-    for (const dialect of dialects) rows.push(...(await soak(dialect, seconds, upstream.origin, only)));
+    for (const dialect of dialects) rows.push(...(await soak(dialect, seconds, upstream.url, only)));
   } finally {
-    await upstream.close();
+    upstream.child.kill();
   }
   return {
-    title: `soak: ${seconds} s at ${CONNECTIONS} connections per service, all three services at once, each its own atrium serve process`,
+    title: `soak: ${seconds} s at ${CONNECTIONS} connections per service, all three services at once, each its own atrium serve process and load generator process`,
     columns: [
       'dialect',
       'service',
