@@ -2,7 +2,7 @@ import { HttpError } from '@atrium/core';
 import type { FastifyRequest } from 'fastify';
 import { type OrganizationRole, organizationAllows, type Permission, projectAllows } from '../auth/permissions.js';
 import { findOrganization, organizationRole } from '../storage/organizations.js';
-import { findProject, projectRole } from '../storage/projects.js';
+import { findProject, memberRoles } from '../storage/projects.js';
 import type { Organization, Project, User } from '../storage/types.js';
 import { findUser } from '../storage/users.js';
 import { parseResourceId } from '../wire/slug.js';
@@ -24,12 +24,9 @@ export async function actorAllows(
   if (actor.kind === 'project_key')
     return actor.projectUuid === project.uuid && PROJECT_KEY_PERMISSIONS.has(permission);
   const { db } = context.database;
-  const [organization, role] = await Promise.all([
-    organizationRole(db, project.organization_uuid, actor.user.uuid),
-    projectRole(db, project.uuid, actor.user.uuid),
-  ]);
+  const roles = await memberRoles(db, project, actor.user.uuid);
   return projectAllows(
-    { admin: actor.user.admin === 1, organizationRole: organization, projectRole: role },
+    { admin: actor.user.admin === 1, organizationRole: roles.organization, projectRole: roles.project },
     permission,
   );
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ProjectRole } from '../auth/permissions.js';
+import type { OrganizationRole, ProjectRole } from '../auth/permissions.js';
 import { DEFAULT_BRANCH, DEFAULT_TESTBED, DEFAULT_THRESHOLDS } from '../domain/project-defaults.js';
 import type { Page } from '../wire/pagination.js';
 import { parseNameId, suffixedSlug } from '../wire/slug.js';
@@ -82,14 +82,29 @@ export const projectNameTaken = async (db: Db, organizationUuid: string, name: s
     .where('deleted', 'is', null)
     .executeTakeFirst()) !== undefined;
 
-export async function projectRole(db: Db, projectUuid: string, userUuid: string): Promise<ProjectRole | undefined> {
+/** The user's roles in the project's organisation and in the project, in one statement. */
+export async function memberRoles(
+  db: Db,
+  project: Pick<Project, 'uuid' | 'organization_uuid'>,
+  userUuid: string,
+): Promise<{ organization: OrganizationRole | undefined; project: ProjectRole | undefined }> {
   const row = await db
-    .selectFrom('project_role')
-    .select('role')
-    .where('project_uuid', '=', projectUuid)
-    .where('user_uuid', '=', userUuid)
-    .executeTakeFirst();
-  return row?.role;
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('organization_role')
+        .select('role')
+        .where('organization_uuid', '=', project.organization_uuid)
+        .where('user_uuid', '=', userUuid)
+        .as('organization'),
+      eb
+        .selectFrom('project_role')
+        .select('role')
+        .where('project_uuid', '=', project.uuid)
+        .where('user_uuid', '=', userUuid)
+        .as('project'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { organization: row.organization ?? undefined, project: row.project ?? undefined };
 }
 
 export interface ProjectFilter {
