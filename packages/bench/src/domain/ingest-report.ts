@@ -231,6 +231,9 @@ async function storeIteration(context: IterationContext, iteration: number, resu
       rows.metrics.push({
         uuid: metricUuid,
         report_benchmark_uuid: reportBenchmarkUuid,
+        report_uuid: context.reportUuid,
+        benchmark_uuid: benchmark.uuid,
+        iteration,
         measure_uuid: measure.uuid,
         value: metric.value,
         lower_value: metric.lower_value ?? null,

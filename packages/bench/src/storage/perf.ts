@@ -68,8 +68,8 @@ function reportsInScope(query: PerfQuery) {
 /**
  * Every metric of the given heads × testbeds × benchmarks × measures, from the reports in scope. The
  * reports are materialised first and `cross join` keeps them the outer loop on SQLite (PostgreSQL plans
- * it as an inner join), so `report_benchmark` is probed per report in scope instead of walking the whole
- * history of up to 255 benchmarks. A row carries only the metric's own columns: report columns would
+ * it as an inner join), so each report's metrics of a measure are one range of `metric_report_perf` instead
+ * of walking the whole history of up to 255 benchmarks. A row carries only the metric's own columns: report columns would
  * repeat on every metric of the report. Without `boundaries` (no threshold in scope) the boundary and
  * alert columns are null and their tables are not probed, a quarter of the statement's time on SQLite.
  */
@@ -84,14 +84,13 @@ function metricsInScope(query: PerfQuery, boundaries: boolean) {
     left join alert a on a.boundary_uuid = b.uuid`
     : sql``;
   return sql`
-    select reports.uuid as report_uuid, rb.iteration, rb.benchmark_uuid, m.measure_uuid,
+    select reports.uuid as report_uuid, m.iteration, m.benchmark_uuid, m.measure_uuid,
       m.uuid as metric_uuid, m.value, m.lower_value, m.upper_value, ${columns}
     from reports
-    cross join report_benchmark rb
-    join metric m on m.report_benchmark_uuid = rb.uuid
+    cross join metric m
     ${joins}
-    where rb.report_uuid = reports.uuid
-      and rb.benchmark_uuid in (${sql.join(query.benchmarkUuids)})
+    where m.report_uuid = reports.uuid
+      and m.benchmark_uuid in (${sql.join(query.benchmarkUuids)})
       and m.measure_uuid in (${sql.join(query.measureUuids)})`;
 }
 
@@ -122,7 +121,7 @@ export function perfSql(query: PerfQuery) {
   return sql<PerfRow>`
     with reports as materialized (${reportsInScope(query)})
     ${metricsInScope(query, true)}
-    order by reports.number, reports.start_time, reports.uuid, rb.iteration, rb.benchmark_uuid, m.measure_uuid`;
+    order by reports.number, reports.start_time, reports.uuid, m.iteration, m.benchmark_uuid, m.measure_uuid`;
 }
 
 /**

@@ -160,6 +160,10 @@ export interface ReportBenchmarkTable {
 export interface MetricTable {
   uuid: string;
   report_benchmark_uuid: string;
+  /** Copies of the `report_benchmark` row's, for the perf query's index (migration 0011). */
+  report_uuid: string;
+  benchmark_uuid: string;
+  iteration: number;
   measure_uuid: string;
   value: number;
   lower_value: number | null;

@@ -9,6 +9,7 @@ import { perfCoveringMigration } from './0007_perf_covering.js';
 import { accountsMigration } from './0008_accounts.js';
 import { headVersionNumberMigration } from './0009_head_version_number.js';
 import { reportListMigration } from './0010_report_list.js';
+import { metricReportMigration } from './0011_metric_report.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
@@ -21,4 +22,5 @@ export const benchMigrations: Migrations = {
   '0008_accounts': accountsMigration,
   '0009_head_version_number': headVersionNumberMigration,
   '0010_report_list': reportListMigration,
+  '0011_metric_report': metricReportMigration,
 };

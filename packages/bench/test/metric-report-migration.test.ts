@@ -1,0 +1,102 @@
+import { openMigratedDatabase } from '@atrium/core';
+import { describeEachDialect } from '@atrium/core/testing';
+import { type Kysely, sql } from 'kysely';
+import { expect, it } from 'vitest';
+import { openBenchDatabase } from '../src/index.js';
+import { benchMigrations } from '../src/storage/migrations/index.js';
+import type { BenchDatabase } from '../src/storage/schema.js';
+
+describeEachDialect(
+  'bench migration 0011 (a metric carries its report, benchmark and iteration)',
+  ({ dialect, url }) => {
+    it('copies them from report_benchmark and plots a report measure from one index range', async () => {
+      const before = Object.fromEntries(Object.entries(benchMigrations).filter(([name]) => name < '0011'));
+      const old = await openMigratedDatabase<BenchDatabase>(url(), 'bench', before);
+      const db = old.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      const at = { created: 1, modified: 1 };
+      await db
+        .insertInto('organization')
+        .values({ uuid: 'o', name: 'O', slug: 'o', ...at, deleted: null })
+        .execute();
+      await db
+        .insertInto('project')
+        .values({ uuid: 'p', organization_uuid: 'o', name: 'P', slug: 'p', url: null, visibility: 'public', ...at })
+        .execute();
+      await db
+        .insertInto('branch')
+        .values({ uuid: 'b', project_uuid: 'p', name: 'main', slug: 'main', ...at })
+        .execute();
+      await db.insertInto('head').values({ uuid: 'h', branch_uuid: 'b', created: 1, replaced: null }).execute();
+      await db.insertInto('version').values({ uuid: 'v', project_uuid: 'p', number: 1, hash: null }).execute();
+      await db
+        .insertInto('testbed')
+        .values({ uuid: 't', project_uuid: 'p', name: 'ci', slug: 'ci', ...at })
+        .execute();
+      await db
+        .insertInto('measure')
+        .values({ uuid: 'm', project_uuid: 'p', name: 'Latency', slug: 'latency', units: 'ns', ...at })
+        .execute();
+      for (const benchmark of ['x', 'y'])
+        await db
+          .insertInto('benchmark')
+          .values({ uuid: benchmark, project_uuid: 'p', name: benchmark, slug: benchmark, ...at })
+          .execute();
+      await db
+        .insertInto('report')
+        .values({
+          uuid: 'r',
+          project_uuid: 'p',
+          user_uuid: null,
+          head_uuid: 'h',
+          version_uuid: 'v',
+          testbed_uuid: 't',
+          adapter: 'json',
+          start_time: 1,
+          end_time: 2,
+          created: 3,
+        })
+        .execute();
+      for (const [rb, iteration, benchmark] of [
+        ['rb0', 0, 'x'],
+        ['rb1', 1, 'y'],
+      ] as const) {
+        await db
+          .insertInto('report_benchmark')
+          .values({ uuid: rb, report_uuid: 'r', iteration, benchmark_uuid: benchmark })
+          .execute();
+        await db
+          .insertInto('metric')
+          .values({
+            uuid: `metric-${rb}`,
+            report_benchmark_uuid: rb,
+            measure_uuid: 'm',
+            value: iteration,
+            lower_value: null,
+            upper_value: null,
+          })
+          .execute();
+      }
+      await old.close();
+
+      const migrated = await openBenchDatabase(url());
+      const rows = await migrated.db
+        .selectFrom('metric')
+        .select(['uuid', 'report_uuid', 'benchmark_uuid', 'iteration'])
+        .orderBy('uuid')
+        .execute();
+      expect(rows).toEqual([
+        { uuid: 'metric-rb0', report_uuid: 'r', benchmark_uuid: 'x', iteration: 0 },
+        { uuid: 'metric-rb1', report_uuid: 'r', benchmark_uuid: 'y', iteration: 1 },
+      ]);
+      if (dialect === 'sqlite') {
+        const plan = await sql<{ detail: string }>`
+        explain query plan select value from metric
+        where report_uuid = ${'r'} and measure_uuid = ${'m'} and benchmark_uuid in (${'x'}, ${'y'})`.execute(
+          migrated.db,
+        );
+        expect(plan.rows.map((row) => row.detail).join('\n')).toMatch(/COVERING INDEX metric_report_perf/);
+      }
+      await migrated.close();
+    });
+  },
+);
