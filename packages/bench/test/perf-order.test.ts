@@ -8,6 +8,7 @@ import { at, type Bench, type Json, seedProject, startBench } from './harness.js
 const report = (uuid: string, number: number, start_time: number): RankedReport => ({ uuid, number, start_time });
 const metric = (report_uuid: string, iteration: number, benchmark_uuid = 'b', measure_uuid = 'm'): PlacedMetric => ({
   report_uuid,
+  head_uuid: 'h',
   iteration,
   benchmark_uuid,
   measure_uuid,

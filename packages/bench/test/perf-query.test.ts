@@ -8,13 +8,15 @@ const dimensions: PerfDimensions = {
   measures: ['m1', 'm2'],
 };
 const reports = [
-  { uuid: 'r1', head_uuid: 'h1', testbed_uuid: 't1' },
-  { uuid: 'r2', head_uuid: 'h2', testbed_uuid: 't1' },
-  { uuid: 'r3', head_uuid: 'h1', testbed_uuid: 't9' },
+  { uuid: 'r1', testbed_uuid: 't1' },
+  { uuid: 'r2', testbed_uuid: 't1' },
+  { uuid: 'r3', testbed_uuid: 't9' },
 ];
-const metric = (id: string, report_uuid: string, benchmark_uuid: string, measure_uuid: string) => ({
+const headOf: Record<string, string> = { r1: 'h1', r2: 'h2', r3: 'h1' };
+const metric = (id: string, report_uuid: string, benchmark_uuid: string, measure_uuid: string, head?: string) => ({
   id,
   report_uuid,
+  head_uuid: head ?? headOf[report_uuid] ?? 'h9',
   benchmark_uuid,
   measure_uuid,
 });
@@ -41,12 +43,21 @@ describe('groupByPermutation', () => {
       ],
     ],
     [
-      'unknown report, testbed, benchmark or measure left out',
+      'a report at a version both heads hold is plotted on each, as read through each',
+      [metric('a', 'r1', 'b1', 'm1', 'h1'), metric('b', 'r1', 'b1', 'm1', 'h2')],
+      [
+        [0, ['a']],
+        [4, ['b']],
+      ],
+    ],
+    [
+      'unknown report, head, testbed, benchmark or measure left out',
       [
         metric('a', 'r9', 'b1', 'm1'),
         metric('b', 'r3', 'b1', 'm1'),
         metric('c', 'r1', 'b9', 'm1'),
         metric('d', 'r1', 'b1', 'm9'),
+        metric('e', 'r1', 'b1', 'm1', 'h9'),
       ],
       [],
     ],

@@ -8,6 +8,7 @@ export interface RankedReport {
 /** What plot order reads of a metric. */
 export interface PlacedMetric {
   report_uuid: string;
+  head_uuid: string;
   iteration: number;
   benchmark_uuid: string;
   measure_uuid: string;
@@ -21,11 +22,12 @@ const byRank = (a: RankedReport, b: RankedReport) =>
 const withinReport = (a: PlacedMetric, b: PlacedMetric) =>
   a.iteration - b.iteration ||
   compareText(a.benchmark_uuid, b.benchmark_uuid) ||
-  compareText(a.measure_uuid, b.measure_uuid);
+  compareText(a.measure_uuid, b.measure_uuid) ||
+  compareText(a.head_uuid, b.head_uuid);
 
 /**
  * Metrics in plot order: by their report's version number, then its start time, then iteration (the
- * report, benchmark and measure uuids break ties, so that the order is total). The reports are few and
+ * report, benchmark, measure and head uuids break ties, so that the order is total). The reports are few and
  * sorted; the metrics are grouped by report in that order, then each report's few are sorted, a single
  * pass when they arrive as SQLite reads them (by benchmark, then measure). Metrics of no listed report
  * are left out.

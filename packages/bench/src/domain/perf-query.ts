@@ -61,12 +61,16 @@ export interface PerfDimensions {
 
 /**
  * The metrics of each permutation, numbered head × testbed × benchmark × measure in that nesting
- * order, each list kept in the order given; numbering spares a string key per metric. Metrics of a
- * report not listed (stored after the reports were read) or outside the dimensions are left out.
+ * order, each list kept in the order given; numbering spares a string key per metric. A metric names
+ * the head it was read through: a report at a version two queried heads share (a branch and its start
+ * point) is plotted on both. Metrics of a report not listed (stored after the reports were read) or
+ * outside the dimensions are left out.
  */
-export function groupByPermutation<M extends { report_uuid: string; benchmark_uuid: string; measure_uuid: string }>(
+export function groupByPermutation<
+  M extends { report_uuid: string; head_uuid: string; benchmark_uuid: string; measure_uuid: string },
+>(
   dimensions: PerfDimensions,
-  reports: readonly { uuid: string; head_uuid: string; testbed_uuid: string }[],
+  reports: readonly { uuid: string; testbed_uuid: string }[],
   metrics: readonly M[],
 ): M[][] {
   const positions = (uuids: string[]) => new Map(uuids.map((uuid, i) => [uuid, i]));
@@ -76,20 +80,20 @@ export function groupByPermutation<M extends { report_uuid: string; benchmark_uu
   const measureAt = positions(dimensions.measures);
   const measureCount = dimensions.measures.length;
   const perReport = dimensions.benchmarks.length * measureCount;
-  const firstOfReport = new Map<string, number>();
+  const perHead = dimensions.testbeds.length * perReport;
+  const testbedOfReport = new Map<string, number>();
   for (const report of reports) {
-    const head = headAt.get(report.head_uuid);
     const testbed = testbedAt.get(report.testbed_uuid);
-    if (head !== undefined && testbed !== undefined)
-      firstOfReport.set(report.uuid, (head * dimensions.testbeds.length + testbed) * perReport);
+    if (testbed !== undefined) testbedOfReport.set(report.uuid, testbed * perReport);
   }
   const groups: M[][] = [];
   for (const metric of metrics) {
-    const first = firstOfReport.get(metric.report_uuid);
+    const head = headAt.get(metric.head_uuid);
+    const testbed = testbedOfReport.get(metric.report_uuid);
     const benchmark = benchmarkAt.get(metric.benchmark_uuid);
     const measure = measureAt.get(metric.measure_uuid);
-    if (first === undefined || benchmark === undefined || measure === undefined) continue;
-    const permutation = first + benchmark * measureCount + measure;
+    if (head === undefined || testbed === undefined || benchmark === undefined || measure === undefined) continue;
+    const permutation = head * perHead + testbed + benchmark * measureCount + measure;
     const group = groups[permutation];
     if (group) group.push(metric);
     else groups[permutation] = [metric];

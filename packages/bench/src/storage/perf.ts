@@ -26,8 +26,11 @@ export interface PerfReport {
   hash: string | null;
 }
 
-/** A metric in plot order; its report's columns are in `PerfReport`, once per report. */
-export type PerfRow = Omit<MetricDetail, 'alert_created'>;
+/**
+ * A metric in plot order, with the head it was read through; its report's columns are in `PerfReport`,
+ * once per report.
+ */
+export type PerfRow = Omit<MetricDetail, 'alert_created'> & { head_uuid: string };
 
 export interface PerfRows {
   reports: PerfReport[];
@@ -85,7 +88,7 @@ function metricsInScope(query: PerfQuery, boundaries: boolean) {
     : sql``;
   return sql`
     select reports.uuid as report_uuid, m.iteration, m.benchmark_uuid, m.measure_uuid,
-      m.uuid as metric_uuid, m.value, m.lower_value, m.upper_value, ${columns}
+      m.uuid as metric_uuid, m.value, m.lower_value, m.upper_value, ${columns}, reports.head_uuid
     from reports
     cross join metric m
     ${joins}
@@ -121,12 +124,13 @@ export function perfSql(query: PerfQuery) {
   return sql<PerfRow>`
     with reports as materialized (${reportsInScope(query)})
     ${metricsInScope(query, true)}
-    order by reports.number, reports.start_time, reports.uuid, m.iteration, m.benchmark_uuid, m.measure_uuid`;
+    order by reports.number, reports.start_time, reports.uuid, m.iteration, m.benchmark_uuid, m.measure_uuid,
+      reports.head_uuid`;
 }
 
 /**
  * The reports in scope and their metrics in one statement, reading the reports once: the metric rows,
- * then a row per report in scope in the same 17 columns (of the same types), told apart by a null
+ * then a row per report in scope in the same 18 columns (of the same types), told apart by a null
  * `metric_uuid`: report uuid, version number, head, testbed, null, start time, end time, null, hash.
  * Unordered; see `perfMetrics`.
  */
@@ -136,7 +140,7 @@ function reportsAndMetricsSql(query: PerfQuery, boundaries: boolean) {
     ${metricsInScope(query, boundaries)}
     union all
     select uuid, number, head_uuid, testbed_uuid, null, start_time, end_time, null, hash,
-      null, null, null, null, null, null, null, null
+      null, null, null, null, null, null, null, null, null
     from reports`;
 }
 
@@ -159,6 +163,7 @@ const perfRow = (row: unknown[]): PerfRow => ({
   boundary_limit: row[14] as PerfRow['boundary_limit'],
   status: row[15] as PerfRow['status'],
   alert_modified: row[16] as number | null,
+  head_uuid: row[17] as string,
 });
 
 /** A report row of `reportsAndMetricsSql`. */
