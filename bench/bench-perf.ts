@@ -84,7 +84,7 @@ export default async function benchPerf(args: string[]): Promise<BenchReport> {
     rows,
     notes: [
       'goals: API p99 < 50 ms and API <= 1.5x raw SQL for the 255-permutation query (the last-10-reports row)',
-      'SQL = perfMetrics, the same two statements the API runs (reports in scope, then their metrics), through Kysely on a second connection; API adds auth, dimension lookups, JSON and HTTP',
+      'SQL = perfMetrics, the statements the API runs (a threshold lookup, then the reports in scope and their metrics in one), through Kysely on a second connection; API adds auth, dimension lookups, JSON and HTTP',
       `API = request sent to body received as text; the client's JSON.parse of the body is timed apart; ${WARM_UP} untimed runs of each first, then API and SQL runs alternate so machine noise falls on both`,
     ],
   };
