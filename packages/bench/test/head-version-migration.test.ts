@@ -1,29 +1,12 @@
-import { openMigratedDatabase } from '@atrium/core';
 import { describeEachDialect } from '@atrium/core/testing';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openBenchDatabase } from '../src/index.js';
-import { benchMigrations } from '../src/storage/migrations/index.js';
-import type { BenchDatabase } from '../src/storage/schema.js';
+import { databaseBefore } from './migration-seed.js';
 
 describeEachDialect('bench migration 0009 (a head version carries its number)', ({ dialect, url }) => {
   it('copies every version number into head_version and finds a head newest version by index', async () => {
-    const before = Object.fromEntries(Object.entries(benchMigrations).filter(([name]) => name < '0009'));
-    const old = await openMigratedDatabase<BenchDatabase>(url(), 'bench', before);
-    const db = old.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-    const at = { created: 1, modified: 1 };
-    await db
-      .insertInto('organization')
-      .values({ uuid: 'o', name: 'O', slug: 'o', ...at, deleted: null })
-      .execute();
-    await db
-      .insertInto('project')
-      .values({ uuid: 'p', organization_uuid: 'o', name: 'P', slug: 'p', url: null, visibility: 'public', ...at })
-      .execute();
-    await db
-      .insertInto('branch')
-      .values({ uuid: 'b', project_uuid: 'p', name: 'main', slug: 'main', ...at })
-      .execute();
+    const { db, close } = await databaseBefore(url(), '0009');
     for (const head of ['h1', 'h2'])
       await db.insertInto('head').values({ uuid: head, branch_uuid: 'b', created: 1, replaced: null }).execute();
     for (const [uuid, number] of [
@@ -35,7 +18,7 @@ describeEachDialect('bench migration 0009 (a head version carries its number)', 
       await db.insertInto('head_version').values({ head_uuid: 'h1', version_uuid: uuid }).execute();
     }
     await db.insertInto('head_version').values({ head_uuid: 'h2', version_uuid: 'v1' }).execute();
-    await old.close();
+    await close();
 
     const migrated = await openBenchDatabase(url());
     const rows = await migrated.db

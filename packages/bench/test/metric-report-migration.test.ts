@@ -1,31 +1,14 @@
-import { openMigratedDatabase } from '@atrium/core';
 import { describeEachDialect } from '@atrium/core/testing';
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openBenchDatabase } from '../src/index.js';
-import { benchMigrations } from '../src/storage/migrations/index.js';
-import type { BenchDatabase } from '../src/storage/schema.js';
+import { databaseBefore } from './migration-seed.js';
 
 describeEachDialect(
   'bench migration 0011 (a metric carries its report, benchmark and iteration)',
   ({ dialect, url }) => {
     it('copies them from report_benchmark and plots a report measure from one index range', async () => {
-      const before = Object.fromEntries(Object.entries(benchMigrations).filter(([name]) => name < '0011'));
-      const old = await openMigratedDatabase<BenchDatabase>(url(), 'bench', before);
-      const db = old.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-      const at = { created: 1, modified: 1 };
-      await db
-        .insertInto('organization')
-        .values({ uuid: 'o', name: 'O', slug: 'o', ...at, deleted: null })
-        .execute();
-      await db
-        .insertInto('project')
-        .values({ uuid: 'p', organization_uuid: 'o', name: 'P', slug: 'p', url: null, visibility: 'public', ...at })
-        .execute();
-      await db
-        .insertInto('branch')
-        .values({ uuid: 'b', project_uuid: 'p', name: 'main', slug: 'main', ...at })
-        .execute();
+      const { db, at, close } = await databaseBefore(url(), '0011');
       await db.insertInto('head').values({ uuid: 'h', branch_uuid: 'b', created: 1, replaced: null }).execute();
       await db.insertInto('version').values({ uuid: 'v', project_uuid: 'p', number: 1, hash: null }).execute();
       await db
@@ -76,7 +59,7 @@ describeEachDialect(
           })
           .execute();
       }
-      await old.close();
+      await close();
 
       const migrated = await openBenchDatabase(url());
       const rows = await migrated.db
