@@ -1,23 +1,18 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
 import { ingestReport } from '../src/domain/ingest-report.js';
-import { createOrganization, openBenchDatabase } from '../src/index.js';
+import { openBenchDatabase } from '../src/index.js';
 import { type AlertFilter, dismissAllAlerts, listAlerts } from '../src/storage/alerts.js';
-import { createProject } from '../src/storage/projects.js';
 import { at, bmf } from './harness.js';
+import { organizationWithProjects } from './storage-project.js';
 
 describeEachDialect('bench alerts list', ({ url }) => {
   it('lists the alerts of non-archived branches, testbeds and measures, or of archived ones', async () => {
     const { db, close } = await openBenchDatabase(url());
     try {
-      const organization = await createOrganization(db, { name: 'Org', slug: 'org' });
-      const project = await createProject(db, {
-        organizationUuid: organization.uuid,
-        name: 'P',
-        slug: 'p',
-        url: null,
-        visibility: 'public',
-      });
+      const {
+        projects: [project],
+      } = await organizationWithProjects(db, 'p');
       const alerting = { test: 'static', upper_boundary: 10 } as const;
       let second = 0;
       // Two reports per branch × testbed, the second alerting on both measures: 8 alerts.

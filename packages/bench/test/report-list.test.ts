@@ -2,29 +2,17 @@ import { describeEachDialect } from '@atrium/core/testing';
 import { CompiledQuery } from 'kysely';
 import { expect, it } from 'vitest';
 import { ingestReport } from '../src/domain/ingest-report.js';
-import { createOrganization, openBenchDatabase } from '../src/index.js';
-import { createProject } from '../src/storage/projects.js';
+import { openBenchDatabase } from '../src/index.js';
 import { filteredReports, listReports, type ReportFilter } from '../src/storage/reports.js';
 import type { Db } from '../src/storage/types.js';
 import { at, bmf } from './harness.js';
+import { organizationWithProjects } from './storage-project.js';
 
 /** Two branches and two testbeds, one of each archived after their reports: 3 + 2 + 2 + 1 reports. */
 async function seed(db: Db) {
-  const organization = await createOrganization(db, { name: 'Org', slug: 'org' });
-  const project = await createProject(db, {
-    organizationUuid: organization.uuid,
-    name: 'P',
-    slug: 'p',
-    url: null,
-    visibility: 'public',
-  });
-  const other = await createProject(db, {
-    organizationUuid: organization.uuid,
-    name: 'Q',
-    slug: 'q',
-    url: null,
-    visibility: 'public',
-  });
+  const {
+    projects: [project, other],
+  } = await organizationWithProjects(db, 'p', 'q');
   const placed: [string, string, number][] = [
     ['main', 'ci', 3],
     ['old', 'ci', 2],

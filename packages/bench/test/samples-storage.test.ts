@@ -1,24 +1,19 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
 import { ingestReport } from '../src/domain/ingest-report.js';
-import { createOrganization, openBenchDatabase } from '../src/index.js';
-import { createProject } from '../src/storage/projects.js';
+import { openBenchDatabase } from '../src/index.js';
 import { selectSamples } from '../src/storage/samples.js';
 import type { Branch } from '../src/storage/types.js';
 import { at, bmf } from './harness.js';
+import { organizationWithProjects } from './storage-project.js';
 
 describeEachDialect('bench sample selection', ({ url }) => {
   it('takes the newest samples per benchmark, completing rare benchmarks from older history', async () => {
     const { db, close } = await openBenchDatabase(url());
     try {
-      const organization = await createOrganization(db, { name: 'Org', slug: 'org' });
-      const project = await createProject(db, {
-        organizationUuid: organization.uuid,
-        name: 'P',
-        slug: 'p',
-        url: null,
-        visibility: 'public',
-      });
+      const {
+        projects: [project],
+      } = await organizationWithProjects(db, 'p');
       for (let i = 0; i < 10; i++) {
         const values: Record<string, Record<string, number>> = { common: { latency: 100 + i } };
         if (i < 2) values.rare = { latency: 200 + i };
