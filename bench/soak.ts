@@ -14,6 +14,7 @@ import { recordedVllm, startFixedUpstream } from '../packages/inference/test/sup
 import { loadArchiveIntoPostgres } from './lib/aiida-postgres.js';
 import { type Dialect, postgresSchema, type Running, type Service, startService } from './lib/atrium-serve.js';
 import { bmfReport } from './lib/bench-service.js';
+import { percentile } from './lib/load.js';
 import { rssBytes } from './lib/process-cpu.js';
 import type { BenchReport } from './lib/report.js';
 
@@ -138,6 +139,26 @@ function troughs(points: [number, number][]): [number, number][] {
   return [...windows].map(([window, mb]) => [(window + 0.5) * TROUGH_WINDOW_S, mb]);
 }
 
+/** Server-side time by route, from the access log (`ms` from the first byte read to the last written). */
+function routeTimes(logs: string): Record<string, { requests: number; p50: number; p99: number }> {
+  const byRoute = new Map<string, number[]>();
+  for (const line of logs.split('\n')) {
+    if (!line.includes('"route"')) continue;
+    const entry = JSON.parse(line) as { method?: string; route?: string; ms?: number };
+    if (entry.route === undefined || entry.ms === undefined) continue;
+    const key = `${entry.method} ${entry.route}`;
+    const times = byRoute.get(key) ?? [];
+    times.push(entry.ms);
+    byRoute.set(key, times);
+  }
+  return Object.fromEntries(
+    [...byRoute].map(([route, times]) => [
+      route,
+      { requests: times.length, p50: percentile(times, 0.5), p99: percentile(times, 0.99) },
+    ]),
+  );
+}
+
 /** Least-squares slope of (seconds, MB), in MB per minute. */
 function slopePerMinute(points: [number, number][]): number {
   const n = points.length;
@@ -253,6 +274,7 @@ async function soak(dialect: Dialect, seconds: number, upstream: string, only: S
         'RSS end MB': Math.round(points.at(-1)?.[1] ?? 0),
         'MB/min after warm-up': Number(slopePerMinute(troughs(after)).toFixed(2)),
         rss: points.map(([at, mb]) => [Math.round(at), Math.round(mb)]),
+        routes: routeTimes(outcome.logs),
         statusCodes: outcome.statusCodeStats,
         logProblems: outcome.logs
           .split('\n')
@@ -328,12 +350,27 @@ export default async function soakBench(args: string[]): Promise<BenchReport> {
       'MB/min after warm-up',
     ],
     rows: rows.map(
-      ({ rss: _rss, statusCodes: _codes, logProblems: _log, socketErrors: _errors, timeouts: _timeouts, ...row }) =>
-        row,
+      ({
+        rss: _rss,
+        routes: _routes,
+        statusCodes: _codes,
+        logProblems: _log,
+        socketErrors: _errors,
+        timeouts: _timeouts,
+        ...row
+      }) => row,
     ),
     notes: [
       'goals: 0 errors, bench p99 < 100 ms, RSS flat after warm-up',
       `workloads: inference chat (plain and streamed) on a fixed-response upstream + /v1/models; bench report POST (${BENCHMARKS} benchmarks), perf (${BENCHMARKS} benchmarks over the last ${PERF_WINDOW} reports), alerts, reports, benchmarks; provenance nodes page, node detail, QueryBuilder, statistics`,
+      ...rows
+        .filter((row) => row.service === 'bench')
+        .map(
+          (row) =>
+            `bench on ${row.dialect}, server time by route, p50 / p99 ms: ${Object.entries(row.routes)
+              .map(([route, time]) => `${route} ${time.p50} / ${time.p99}`)
+              .join('; ')}`,
+        ),
       `warm-up: the first min(30 s, duration / 5); RSS sampled every ${SAMPLE_MS / 1000} s; slope by least squares over the smallest sample of each ${TROUGH_WINDOW_S} s (the garbage collector's troughs)`,
     ],
     data: { rows },

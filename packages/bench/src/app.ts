@@ -1,4 +1,4 @@
-import { createHttpApp, type ServiceContext } from '@atrium/core';
+import { createHttpApp, type LogConfig, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { benchDatabaseUrl } from './admin.js';
 import type { BenchConfig } from './config.js';
@@ -29,9 +29,11 @@ import { registerUserRoutes } from './http/user-routes.js';
 import { jwtSecretFor } from './jwt-secret.js';
 import { BenchMail } from './mail/outbox.js';
 import { openBenchDatabase } from './storage/open.js';
+import { perfRenderer } from './workers/perf-threads.js';
 
 export async function buildBenchApp(config: BenchConfig, context: ServiceContext): Promise<FastifyInstance> {
-  const database = await openBenchDatabase(benchDatabaseUrl(config, context.dataDir));
+  const url = benchDatabaseUrl(config, context.dataDir);
+  const database = await openBenchDatabase(url);
   const app = await createHttpApp({
     service: 'bench',
     http: config,
@@ -42,8 +44,15 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
   });
   const mail = new BenchMail(database.db, config.smtp, context.logger);
   mail.start();
+  const perf = perfRenderer(database, {
+    url,
+    dialect: database.dialect,
+    threads: config.perfThreads,
+    logLevel: context.logger.level as LogConfig['level'],
+  });
   app.addHook('onClose', async () => {
     await mail.close();
+    await perf.close();
     await database.close();
   });
   const bench: BenchContext = {
@@ -52,6 +61,7 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
     jwtSecret: jwtSecretFor(config, context.dataDir),
     dataDir: context.dataDir,
     mail,
+    perf,
   };
   const spec = recordOpenApi(app);
   app.get('/v0/server/spec', (_request, reply) => {

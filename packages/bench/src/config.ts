@@ -24,6 +24,11 @@ export const benchConfigSchema = z
      * and used in printed links. Default: this service's own URL on a fresh start.
      */
     consoleUrl: z.url().default('http://localhost:6610'),
+    /**
+     * Worker threads that answer perf queries (JSON and plot images), each with its own read-only
+     * connection, so that a plot of a long history does not hold the event loop; 0 answers them on it.
+     */
+    perfThreads: z.number().int().min(0).max(64).default(2),
     security: z
       .strictObject({
         /** JWT issuer (Bencher's default is the console URL with a trailing slash). */

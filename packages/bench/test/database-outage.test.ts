@@ -31,14 +31,18 @@ describe.skipIf(!runPostgres)('bench when PostgreSQL closes its pooled connectio
   afterEach(() => bench?.close());
   afterAll(() => database.drop());
 
-  it('keeps serving after pg_terminate_backend', async () => {
+  it('keeps serving after pg_terminate_backend, perf worker threads too', async () => {
     const tagged = tagConnections(database.url);
     bench = await startBench(tagged.url);
     await seedProject(bench);
-    expect(await terminateBackends(testPgUrl, tagged.applicationName)).toBeGreaterThan(0);
+    const none = '00000000-0000-4000-8000-000000000000';
+    const perf = `/v0/projects/the-computer/perf?branches=${none}&testbeds=${none}&benchmarks=${none}&measures=${none}`;
+    expect((await bench.call('GET', perf)).status).toBe(200);
+    expect(await terminateBackends(testPgUrl, tagged.applicationName)).toBeGreaterThan(1);
     await sleep(200);
     expect((await bench.call('GET', '/v0/projects/the-computer')).status).toBe(200);
     expect((await bench.call('GET', '/v0/projects')).status).toBe(200);
+    expect((await bench.call('GET', perf)).status).toBe(200);
   });
 });
 

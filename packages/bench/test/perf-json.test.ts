@@ -1,9 +1,9 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type PerfQuerystring, queryPerf } from '../src/http/perf-routes.js';
 import { openBenchDatabase } from '../src/index.js';
 import { type PerfReport, type PerfRow, perfMetrics, perfSql } from '../src/storage/perf.js';
 import { findProject } from '../src/storage/projects.js';
+import { type PerfQuerystring, queryPerf } from '../src/views/perf-view.js';
 import { type PerfView, perfJson, perfJsonBytes } from '../src/wire/perf-json.js';
 import { at, type Bench, type Json, seedProject, startBench } from './harness.js';
 

@@ -2,6 +2,7 @@ import type { Database } from '@atrium/core';
 import type { BenchConfig } from '../config.js';
 import type { BenchMail } from '../mail/outbox.js';
 import type { BenchDatabase } from '../storage/schema.js';
+import type { PerfRenderer } from '../workers/perf-threads.js';
 
 /** What every route of the bench service shares. */
 export interface BenchContext {
@@ -12,4 +13,6 @@ export interface BenchContext {
   dataDir: string;
   /** Confirmation links and invitations: to SMTP when configured, else to the outbox. */
   mail: BenchMail;
+  /** Perf queries, answered in worker threads. */
+  perf: PerfRenderer;
 }

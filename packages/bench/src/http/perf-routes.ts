@@ -1,21 +1,8 @@
-import type { Database } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
-import { groupByPermutation, type PerfQueryInput, parsePerfParams } from '../domain/perf-query.js';
-import { lineChartSvg, type PlotInput } from '../plot/line-chart.js';
-import { renderPng } from '../plot/render-png.js';
-import { findDimensionsByUuid } from '../storage/dimensions.js';
-import { perfMetrics } from '../storage/perf.js';
-import type { BenchDatabase } from '../storage/schema.js';
-import { findModels } from '../storage/thresholds.js';
-import type { Branch, Dimension, Measure, Project } from '../storage/types.js';
-import { ViewLoader } from '../views/loader.js';
-import { type PerfResult, type PerfView, perfJson, perfJsonBytes } from '../wire/perf-json.js';
+import type { PerfQuerystring } from '../views/perf-view.js';
 import { projectFor } from './access.js';
 import type { BenchContext } from './context.js';
-import { badRequest } from './problems.js';
 import { pathParams } from './schemas.js';
-
-export type PerfQuerystring = PerfQueryInput & { start_time?: number; end_time?: number; title?: string };
 
 export const perfQuerySchema = {
   type: 'object',
@@ -33,137 +20,13 @@ export const perfQuerySchema = {
   },
 };
 
-const inProject = <T extends Dimension>(rows: T[], project: Project, order: string[]) => {
-  const byUuid = new Map(rows.filter((row) => row.project_uuid === project.uuid).map((row) => [row.uuid, row]));
-  return order.flatMap((uuid) => byUuid.get(uuid) ?? []);
-};
-
-/** The asked heads that belong to their branch, each with its branch's JSON; the others are not plotted. */
-async function plottedHeads(loader: ViewLoader, queried: { branch: Branch; headUuid: string }[]) {
-  const plotted = [];
-  for (const { branch, headUuid } of queried) {
-    const head = await loader.db.selectFrom('head').selectAll().where('uuid', '=', headUuid).executeTakeFirst();
-    if (head?.branch_uuid !== branch.uuid) continue;
-    loader.remember('head', head);
-    plotted.push({ branch: await loader.branch(branch, headUuid), headUuid });
-  }
-  return plotted;
-}
-
-/** Runs the perf query (§8.1): the rows of every permutation, ready for `perfJson` or `perfJsonBytes`. */
-export async function queryPerf(
-  database: Database<BenchDatabase>,
-  project: Project,
-  query: PerfQuerystring,
-): Promise<PerfView> {
-  const { db } = database;
-  const params = parsePerfParams(query);
-  if (typeof params === 'string') throw badRequest(params);
-  const [branchRows, testbedRows, benchmarkRows, measureRows] = await Promise.all([
-    findDimensionsByUuid<Branch>(db, 'branch', params.branches),
-    findDimensionsByUuid(db, 'testbed', params.testbeds),
-    findDimensionsByUuid(db, 'benchmark', params.benchmarks),
-    findDimensionsByUuid<Measure>(db, 'measure', params.measures),
-  ]);
-  const branches = inProject(branchRows, project, params.branches);
-  const testbeds = inProject(testbedRows, project, params.testbeds);
-  const benchmarks = inProject(benchmarkRows, project, params.benchmarks);
-  const measures = inProject(measureRows, project, params.measures);
-  const heads = branches.map((branch) => {
-    const asked = params.heads[params.branches.indexOf(branch.uuid)];
-    return { branch, headUuid: asked ?? branch.head_uuid };
-  });
-  const queried = heads.filter((entry): entry is { branch: Branch; headUuid: string } => entry.headUuid !== null);
-  const startTime = query.start_time;
-  const endTime = query.end_time;
-  const [plotted, { reports, metrics }] = await Promise.all([
-    plottedHeads(new ViewLoader(db, project), queried),
-    queried.length && testbeds.length && benchmarks.length && measures.length
-      ? perfMetrics(database, {
-          projectUuid: project.uuid,
-          headUuids: queried.map((entry) => entry.headUuid),
-          testbedUuids: testbeds.map((row) => row.uuid),
-          benchmarkUuids: benchmarks.map((row) => row.uuid),
-          measureUuids: measures.map((row) => row.uuid),
-          startTime,
-          endTime,
-        })
-      : { reports: [], metrics: [] },
-  ]);
-  const reportsByUuid = new Map(reports.map((report) => [report.uuid, report]));
-  const groups = groupByPermutation(
-    {
-      heads: plotted.map((entry) => entry.headUuid),
-      testbeds: testbeds.map((row) => row.uuid),
-      benchmarks: benchmarks.map((row) => row.uuid),
-      measures: measures.map((row) => row.uuid),
-    },
-    reports,
-    metrics,
-  );
-  const thresholdUuids = new Set<string>();
-  const modelUuids: string[] = [];
-  for (const row of metrics) {
-    if (row.threshold_uuid !== null) thresholdUuids.add(row.threshold_uuid);
-    if (row.model_uuid !== null) modelUuids.push(row.model_uuid);
-  }
-  const thresholds = new Map(
-    (thresholdUuids.size
-      ? await db
-          .selectFrom('threshold')
-          .selectAll()
-          .where('uuid', 'in', [...thresholdUuids])
-          .execute()
-      : []
-    ).map((row) => [row.uuid, row]),
-  );
-  const models = await findModels(db, modelUuids);
-  const results: PerfResult[] = [];
-  let permutation = 0;
-  for (const { branch } of plotted) {
-    for (const testbed of testbeds) {
-      for (const benchmark of benchmarks) {
-        for (const measure of measures) {
-          const rows = groups[permutation++];
-          if (rows) results.push({ branch, testbed, benchmark, measure, rows });
-        }
-      }
-    }
-  }
-  return { project, startTime, endTime, results, reports: reportsByUuid, thresholds, models };
-}
-
-/** At most this many permutations are drawn in one image. */
-const MAX_PLOTTED = 8;
-
-export function perfPlotInput(view: PerfView, title: string | undefined): PlotInput {
-  const perf = perfJson({ ...view, results: view.results.slice(0, MAX_PLOTTED) });
-  const plotted = perf.results;
-  const first = plotted[0]?.measure;
-  return {
-    title: title ?? perf.project.name,
-    yLabel: first ? `${first.name}: ${first.units}` : '',
-    series: plotted.map((result) => ({
-      label: `${result.branch.name} · ${result.testbed.name} · ${result.benchmark.name} · ${result.measure.name}`,
-      points: result.metrics.map((metric) => ({
-        x: Date.parse(metric.start_time),
-        y: metric.metric.value,
-        lower: metric.boundary?.lower_limit ?? null,
-        upper: metric.boundary?.upper_limit ?? null,
-        alert: metric.alert !== null,
-      })),
-    })),
-  };
-}
-
 export function registerPerfRoutes(app: FastifyInstance, context: BenchContext): void {
   app.get<{ Params: { project: string }; Querystring: PerfQuerystring }>(
     '/v0/projects/:project/perf/img',
     { schema: { params: pathParams('project'), querystring: perfQuerySchema } },
     async (request, reply) => {
       const { project } = await projectFor(context, request, request.params.project, 'view');
-      const perf = await queryPerf(context.database, project, request.query);
-      const png = renderPng(lineChartSvg(perfPlotInput(perf, request.query.title)));
+      const png = await context.perf.render(project, request.query, 'png');
       return reply.type('image/png').header('cache-control', 'private, max-age=0, no-cache').send(png);
     },
   );
@@ -175,7 +38,7 @@ export function registerPerfRoutes(app: FastifyInstance, context: BenchContext):
       const { project } = await projectFor(context, request, request.params.project, 'view');
       return reply
         .type('application/json; charset=utf-8')
-        .send(perfJsonBytes(await queryPerf(context.database, project, request.query)));
+        .send(await context.perf.render(project, request.query, 'json'));
     },
   );
 }

@@ -24,16 +24,16 @@ export interface MetricDetail {
 
 type Where = 'report' | 'metric' | 'alert';
 
+/** A metric carries its report, iteration and benchmark (migration 0011): a report's are one index range. */
 function detailQuery(db: Db) {
   return db
-    .selectFrom('report_benchmark as rb')
-    .innerJoin('metric as m', 'm.report_benchmark_uuid', 'rb.uuid')
+    .selectFrom('metric as m')
     .leftJoin('boundary as b', 'b.metric_uuid', 'm.uuid')
     .leftJoin('alert as a', 'a.boundary_uuid', 'b.uuid')
     .select([
-      'rb.report_uuid',
-      'rb.iteration',
-      'rb.benchmark_uuid',
+      'm.report_uuid',
+      'm.iteration',
+      'm.benchmark_uuid',
       'm.measure_uuid',
       'm.uuid as metric_uuid',
       'm.value',
@@ -58,9 +58,9 @@ export async function metricDetails(db: Db, where: Where, uuids: readonly string
   const query = detailQuery(db);
   const filtered =
     where === 'report'
-      ? query.where('rb.report_uuid', 'in', uuids)
+      ? query.where('m.report_uuid', 'in', uuids)
       : where === 'metric'
         ? query.where('m.uuid', 'in', uuids)
         : query.where('a.uuid', 'in', uuids);
-  return (await filtered.execute()) as MetricDetail[];
+  return (await filtered.execute()) as unknown as MetricDetail[];
 }

@@ -1,4 +1,4 @@
-import { type Database, openMigratedDatabase } from '@atrium/core';
+import { type Database, type Logger, openDatabase, openMigratedDatabase } from '@atrium/core';
 import { benchMigrations } from './migrations/index.js';
 import type { BenchDatabase } from './schema.js';
 
@@ -12,3 +12,17 @@ const PG_SETTINGS = { random_page_cost: '1.1' };
 
 export const openBenchDatabase = (url: string): Promise<Database<BenchDatabase>> =>
   openMigratedDatabase<BenchDatabase>(url, 'bench', benchMigrations, { pgSettings: PG_SETTINGS });
+
+/**
+ * A read-only connection to a bench database another connection has migrated, for a worker thread: on
+ * SQLite a second connection to the same file (WAL lets it read while the service writes), on PostgreSQL
+ * a pool of its own.
+ */
+export const openBenchReader = (url: string, options: { poolSize: number; logger: Logger }): Database<BenchDatabase> =>
+  openDatabase<BenchDatabase>(url, {
+    readOnly: true,
+    sqlitePragmas: ['busy_timeout = 5000'],
+    pgSettings: PG_SETTINGS,
+    poolSize: options.poolSize,
+    logger: options.logger,
+  });

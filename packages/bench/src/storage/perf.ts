@@ -74,21 +74,21 @@ function reportsInScope(query: PerfQuery) {
  * it as an inner join), so each report's metrics of a measure are one range of `metric_report_perf` instead
  * of walking the whole history of up to 255 benchmarks. A row carries only the metric's own columns: report columns would
  * repeat on every metric of the report. Without `boundaries` (no threshold in scope) the boundary and
- * alert columns are null and their tables are not probed, a quarter of the statement's time on SQLite.
+ * alert tables are not probed (a quarter of the statement's time on SQLite) and their columns are not
+ * selected (better-sqlite3 hands each column of each row to JavaScript, nulls too: a third of the time).
  */
 function metricsInScope(query: PerfQuery, boundaries: boolean) {
-  const columns = boundaries
-    ? sql`b.threshold_uuid, b.model_uuid, b.baseline, b.lower_limit, b.upper_limit,
+  const limits = boundaries
+    ? sql`, b.threshold_uuid, b.model_uuid, b.baseline, b.lower_limit, b.upper_limit,
       a.uuid as alert_uuid, a.boundary_limit, a.status, a.modified as alert_modified`
-    : sql`null as threshold_uuid, null as model_uuid, null as baseline, null as lower_limit, null as upper_limit,
-      null as alert_uuid, null as boundary_limit, null as status, null as alert_modified`;
+    : sql``;
   const joins = boundaries
     ? sql`left join boundary b on b.metric_uuid = m.uuid
     left join alert a on a.boundary_uuid = b.uuid`
     : sql``;
   return sql`
     select reports.uuid as report_uuid, m.iteration, m.benchmark_uuid, m.measure_uuid,
-      m.uuid as metric_uuid, m.value, m.lower_value, m.upper_value, ${columns}, reports.head_uuid
+      m.uuid as metric_uuid, m.value, m.lower_value, m.upper_value, reports.head_uuid ${limits}
     from reports
     cross join metric m
     ${joins}
@@ -130,21 +130,21 @@ export function perfSql(query: PerfQuery) {
 
 /**
  * The reports in scope and their metrics in one statement, reading the reports once: the metric rows,
- * then a row per report in scope in the same 18 columns (of the same types), told apart by a null
+ * then a row per report in scope in the same 9 or 18 columns (of the same types), told apart by a null
  * `metric_uuid`: report uuid, version number, head, testbed, null, start time, end time, null, hash.
  * Unordered; see `perfMetrics`.
  */
 function reportsAndMetricsSql(query: PerfQuery, boundaries: boolean) {
+  const padding = boundaries ? sql`, null, null, null, null, null, null, null, null, null` : sql``;
   return sql`
     with reports as materialized (${reportsInScope(query)})
     ${metricsInScope(query, boundaries)}
     union all
-    select uuid, number, head_uuid, testbed_uuid, null, start_time, end_time, null, hash,
-      null, null, null, null, null, null, null, null, null
+    select uuid, number, head_uuid, testbed_uuid, null, start_time, end_time, null, hash ${padding}
     from reports`;
 }
 
-/** A metric row of `reportsAndMetricsSql` from its column values, in select order. */
+/** A metric row of `reportsAndMetricsSql` from its column values, in select order (no limits: 9 columns). */
 const perfRow = (row: unknown[]): PerfRow => ({
   report_uuid: row[0] as string,
   iteration: row[1] as number,
@@ -154,16 +154,16 @@ const perfRow = (row: unknown[]): PerfRow => ({
   value: row[5] as number,
   lower_value: row[6] as number | null,
   upper_value: row[7] as number | null,
-  threshold_uuid: row[8] as string | null,
-  model_uuid: row[9] as string | null,
-  baseline: row[10] as number | null,
-  lower_limit: row[11] as number | null,
-  upper_limit: row[12] as number | null,
-  alert_uuid: row[13] as string | null,
-  boundary_limit: row[14] as PerfRow['boundary_limit'],
-  status: row[15] as PerfRow['status'],
-  alert_modified: row[16] as number | null,
-  head_uuid: row[17] as string,
+  head_uuid: row[8] as string,
+  threshold_uuid: (row[9] ?? null) as string | null,
+  model_uuid: (row[10] ?? null) as string | null,
+  baseline: (row[11] ?? null) as number | null,
+  lower_limit: (row[12] ?? null) as number | null,
+  upper_limit: (row[13] ?? null) as number | null,
+  alert_uuid: (row[14] ?? null) as string | null,
+  boundary_limit: (row[15] ?? null) as PerfRow['boundary_limit'],
+  status: (row[16] ?? null) as PerfRow['status'],
+  alert_modified: (row[17] ?? null) as number | null,
 });
 
 /** A report row of `reportsAndMetricsSql`. */

@@ -43,7 +43,8 @@ const FASTIFY_CODES: Record<string, { code: string; message: string }> = {
  */
 export function normalizeError(error: unknown): HttpProblem {
   if (error instanceof HttpError) {
-    return { status: error.status, code: error.code, message: error.message, param: error.param };
+    const problem = { status: error.status, code: error.code, message: error.message, param: error.param };
+    return error.headers ? { ...problem, headers: error.headers } : problem;
   }
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] };
   if (fastifyError.validation) {

@@ -21,6 +21,7 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly param?: string,
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }

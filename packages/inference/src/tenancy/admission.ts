@@ -26,10 +26,10 @@ export class AdmissionRefused extends HttpError {
   constructor(
     code: 'insufficient_quota' | 'rate_limit_exceeded' | 'invalid_api_key' | 'model_not_found',
     message: string,
-    readonly headers: Record<string, string>,
+    override readonly headers: Record<string, string>,
     status = code === 'invalid_api_key' ? 401 : code === 'model_not_found' ? 404 : 429,
   ) {
-    super(status, code, message, code === 'model_not_found' ? 'model' : undefined);
+    super(status, code, message, code === 'model_not_found' ? 'model' : undefined, headers);
   }
 }
 
