@@ -8,7 +8,7 @@ import { computeLimits, outlier } from '../boundary/limits.js';
 import type { Model } from '../boundary/model.js';
 import { createBranch, updateStartPoint, versionForReport } from '../storage/branches.js';
 import { findDimension, unarchive } from '../storage/dimensions.js';
-import { checkReportLimits } from '../storage/rate-limits.js';
+import { checkReportLimits, countReportUsage } from '../storage/rate-limits.js';
 import { type IterationRows, insertIterationRows, insertReport } from '../storage/report-rows.js';
 import { type DimensionKey, getOrCreateDimensions } from '../storage/resolve-dimensions.js';
 import { selectSamples } from '../storage/samples.js';
@@ -391,6 +391,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
       let metrics = 0;
       for (const [iteration, results] of iterations.entries())
         metrics += await storeIteration(context, iteration, results);
+      await countReportUsage(trx, project.uuid, row.metric_count, now);
       return { report: row, version, shown: context.shown, metrics };
     }),
   );

@@ -39,7 +39,14 @@ export async function checkProjectLimit(db: Db, organizationUuid: string, limit:
   if (Number(row.n) >= limit) throw tooMany('project creations', limit);
 }
 
-/** 429 when one more report, or `adding` more metrics, would take the project over its daily limits. */
+const HOUR_MS = 3_600_000;
+
+/**
+ * 429 when one more report, or `adding` more metrics, would take the project over its daily limits.
+ * The day is counted in whole hours: this hour and the 24 before it (at most 25 hours), from
+ * `report_usage`'s counters, so the check reads at most 25 rows however many reports the day holds.
+ * Deleting a report does not give its creation back.
+ */
 export async function checkReportLimits(
   db: Db,
   projectUuid: string,
@@ -48,16 +55,33 @@ export async function checkReportLimits(
   now = Date.now(),
 ) {
   const row = await db
-    .selectFrom('report')
+    .selectFrom('report_usage')
     .select((eb) => [
-      eb.fn.countAll<number>().as('reports'),
-      eb.fn.coalesce(eb.fn.sum<number>('metric_count'), eb.lit(0)).as('metrics'),
+      eb.fn.coalesce(eb.fn.sum<number>('reports'), eb.lit(0)).as('reports'),
+      eb.fn.coalesce(eb.fn.sum<number>('metrics'), eb.lit(0)).as('metrics'),
     ])
     .where('project_uuid', '=', projectUuid)
-    .where('created', '>=', now - DAY_MS)
+    .where('hour', '>=', Math.floor((now - DAY_MS) / HOUR_MS))
     .executeTakeFirstOrThrow();
   if (Number(row.reports) >= limits.reportsPerDay) throw tooMany('report creations', limits.reportsPerDay);
   if (Number(row.metrics) + adding > limits.metricsPerDay) throw tooMany('metrics', limits.metricsPerDay);
+}
+
+/**
+ * Counts a stored report and its metrics in its hour. Run last in the report's transaction: on PostgreSQL
+ * the counter row stays locked to other reports of the project only until the commit that follows.
+ */
+export async function countReportUsage(db: Db, projectUuid: string, metrics: number, now: number): Promise<void> {
+  await db
+    .insertInto('report_usage')
+    .values({ project_uuid: projectUuid, hour: Math.floor(now / HOUR_MS), reports: 1, metrics })
+    .onConflict((conflict) =>
+      conflict.columns(['project_uuid', 'hour']).doUpdateSet((eb) => ({
+        reports: eb('report_usage.reports', '+', 1),
+        metrics: eb('report_usage.metrics', '+', eb.ref('excluded.metrics')),
+      })),
+    )
+    .execute();
 }
 
 /**

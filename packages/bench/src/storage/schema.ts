@@ -218,8 +218,17 @@ export interface AnonymousCreationTable {
   created: number;
 }
 
+/** Reports and metrics a project stored in one hour (`created` / 3,600,000), for its daily limits. */
+export interface ReportUsageTable {
+  project_uuid: string;
+  hour: number;
+  reports: number;
+  metrics: number;
+}
+
 export interface BenchDatabase {
   anonymous_creation: AnonymousCreationTable;
+  report_usage: ReportUsageTable;
   outbox: OutboxTable;
   /** Email confirmation tokens already exchanged for a session (each works once), kept until they expire. */
   used_auth_token: { token_hash: string; expires: number };

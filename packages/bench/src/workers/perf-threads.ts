@@ -122,7 +122,9 @@ class PerfThreads implements PerfRenderer {
       if (slot.worker !== worker) return;
       slot.worker = undefined;
       // An error thrown in the thread arrives with its own properties only (a SqliteError without its message).
-      const reason = new Error(`the perf worker thread failed: ${[error.message, error.code].filter(Boolean).join(' ')}`);
+      const reason = new Error(
+        `the perf worker thread failed: ${[error.message, error.code].filter(Boolean).join(' ')}`,
+      );
       for (const pending of slot.running.values()) pending.reject(reason);
       slot.running.clear();
       this.next();

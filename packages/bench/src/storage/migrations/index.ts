@@ -10,6 +10,7 @@ import { accountsMigration } from './0008_accounts.js';
 import { headVersionNumberMigration } from './0009_head_version_number.js';
 import { reportListMigration } from './0010_report_list.js';
 import { metricReportMigration } from './0011_metric_report.js';
+import { reportUsageMigration } from './0012_report_usage.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
@@ -23,4 +24,5 @@ export const benchMigrations: Migrations = {
   '0009_head_version_number': headVersionNumberMigration,
   '0010_report_list': reportListMigration,
   '0011_metric_report': metricReportMigration,
+  '0012_report_usage': reportUsageMigration,
 };
