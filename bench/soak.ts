@@ -57,7 +57,10 @@ async function inference(dialect: Dialect, upstream: string): Promise<Workload> 
 
 async function bench(dialect: Dialect): Promise<Workload> {
   let token = '';
+  // ATRIUM_SOAK_PERF_THREADS=0 runs bench's perf queries on its event loop, for a side-by-side comparison.
+  const perfThreads = process.env.ATRIUM_SOAK_PERF_THREADS;
   const running = await startService('bench', dialect, {
+    env: perfThreads === undefined ? {} : { ATRIUM_BENCH_PERF_THREADS: perfThreads },
     before: async (cli) => {
       await cli(['bench', 'admin', 'user', 'create', '--name', 'Soak Runner', '--email', 'soak@bench.local']);
       token = (await cli(['bench', 'admin', 'token', '--email', 'soak@bench.local', '--jwt'])).trim();
@@ -369,6 +372,7 @@ export default async function soakBench(args: string[]): Promise<BenchReport> {
     ),
     notes: [
       'goals: 0 errors, bench p99 < 100 ms, RSS flat after warm-up',
+      `bench perf threads: ${process.env.ATRIUM_SOAK_PERF_THREADS ?? 'the default (2)'}`,
       `workloads: inference chat (plain and streamed) on a fixed-response upstream + /v1/models; bench, on a project with ${HISTORY} reports (on PostgreSQL vacuumed and analysed, as autovacuum keeps a live server's tables): report POST (${BENCHMARKS} benchmarks), perf (${BENCHMARKS} benchmarks over the last ${PERF_WINDOW} reports), alerts, reports, benchmarks; provenance nodes page, node detail, QueryBuilder, statistics`,
       ...rows
         .filter((row) => row.service === 'bench')

@@ -20,7 +20,14 @@ export interface BenchService {
 export async function startBenchService(dialect: Dialect): Promise<BenchService> {
   const database = await createTestDatabase(dialect);
   const dataDir = mkdtempSync(join(tmpdir(), 'atrium-bench-data-'));
-  const config = benchConfigSchema.parse({ port: 0, database: database.url, bodyLimit: 64 * 1024 * 1024 });
+  // ATRIUM_BENCH_PERF_THREADS=0 answers perf queries on the event loop, for a side-by-side comparison.
+  const threads = process.env.ATRIUM_BENCH_PERF_THREADS;
+  const config = benchConfigSchema.parse({
+    port: 0,
+    database: database.url,
+    bodyLimit: 64 * 1024 * 1024,
+    ...(threads === undefined ? {} : { perfThreads: Number(threads) }),
+  });
   const seed = await openBenchDatabase(database.url);
   await createUserAccount(seed.db, { name: 'Bench Runner', email: 'runner@bench.local' });
   const token = await issueCredential(seed.db, config, dataDir, { email: 'runner@bench.local', kind: 'jwt' });
