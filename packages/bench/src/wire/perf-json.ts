@@ -117,10 +117,10 @@ function textCache<T extends object>(toJson: (value: T) => unknown): (value: T) 
 }
 
 /**
- * `JSON.stringify(perfJson(view))` as UTF-8 bytes, built as text: the parts a metric shares with
- * others (its report, times and version; its threshold; the permutation's dimensions) are serialised
- * once and spliced, and the rest of a metric goes straight from the row to text without an
- * intermediate object.
+ * `JSON.stringify(perfJson(view))` as UTF-8 bytes in memory of their own (transferable to another
+ * thread), built as text: the parts a metric shares with others (its report, times and version; its
+ * threshold; the permutation's dimensions) are serialised once and spliced, and the rest of a metric
+ * goes straight from the row to text without an intermediate object.
  */
 export function perfJsonBytes(view: PerfView): Buffer {
   const dateTime = dateTimeCache();
@@ -187,19 +187,22 @@ export function perfJsonBytes(view: PerfView): Buffer {
   return bytes.done();
 }
 
-/** UTF-8 text written into one growing buffer, so the response is never a megabyte-long string. */
+/**
+ * UTF-8 text written into one growing buffer, so the response is never a megabyte-long string. The
+ * buffer is never a slice of Node's shared pool: its memory can be transferred to another thread.
+ */
 class ByteWriter {
   private buffer: Buffer;
   private length = 0;
 
   constructor(expected: number) {
-    this.buffer = Buffer.allocUnsafe(expected);
+    this.buffer = Buffer.allocUnsafeSlow(expected);
   }
 
   write(text: string): void {
     const room = text.length * 3;
     if (this.buffer.length - this.length < room) {
-      const grown = Buffer.allocUnsafe(this.buffer.length * 2 + room);
+      const grown = Buffer.allocUnsafeSlow(this.buffer.length * 2 + room);
       this.buffer.copy(grown, 0, 0, this.length);
       this.buffer = grown;
     }

@@ -14,9 +14,10 @@ const database = openBenchReader(data.url, { poolSize: data.poolSize, logger: cr
 async function answer(job: PerfJob): Promise<void> {
   let reply: PerfAnswer;
   try {
-    // A copy of its own: the response may share its memory with other buffers, which must not move.
-    const bytes = new Uint8Array(await renderPerf(database, job.project, job.query, job.format));
-    port?.postMessage({ id: job.id, bytes } satisfies PerfAnswer, [bytes.buffer]);
+    const rendered = await renderPerf(database, job.project, job.query, job.format);
+    // JSON is written into memory of its own and moves without a copy; a PNG may share its memory, so it is copied.
+    const bytes = job.format === 'json' ? rendered : new Uint8Array(rendered);
+    port?.postMessage({ id: job.id, bytes } satisfies PerfAnswer, [bytes.buffer as ArrayBuffer]);
     return;
   } catch (error) {
     const cause = error instanceof Error ? error : new Error(String(error));
