@@ -2,19 +2,14 @@ import { describeEachDialect } from '@atrium/core/testing';
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
 import { openBenchDatabase } from '../src/index.js';
-import { databaseBefore } from './migration-seed.js';
+import { databaseBefore, oldReport, seedReportScope } from './migration-seed.js';
 
 describeEachDialect(
   'bench migration 0011 (a metric carries its report, benchmark and iteration)',
   ({ dialect, url }) => {
     it('copies them from report_benchmark and plots a report measure from one index range', async () => {
       const { db, at, close } = await databaseBefore(url(), '0011');
-      await db.insertInto('head').values({ uuid: 'h', branch_uuid: 'b', created: 1, replaced: null }).execute();
-      await db.insertInto('version').values({ uuid: 'v', project_uuid: 'p', number: 1, hash: null }).execute();
-      await db
-        .insertInto('testbed')
-        .values({ uuid: 't', project_uuid: 'p', name: 'ci', slug: 'ci', ...at })
-        .execute();
+      await seedReportScope(db, at);
       await db
         .insertInto('measure')
         .values({ uuid: 'm', project_uuid: 'p', name: 'Latency', slug: 'latency', units: 'ns', ...at })
@@ -24,21 +19,7 @@ describeEachDialect(
           .insertInto('benchmark')
           .values({ uuid: benchmark, project_uuid: 'p', name: benchmark, slug: benchmark, ...at })
           .execute();
-      await db
-        .insertInto('report')
-        .values({
-          uuid: 'r',
-          project_uuid: 'p',
-          user_uuid: null,
-          head_uuid: 'h',
-          version_uuid: 'v',
-          testbed_uuid: 't',
-          adapter: 'json',
-          start_time: 1,
-          end_time: 2,
-          created: 3,
-        })
-        .execute();
+      await db.insertInto('report').values(oldReport('r')).execute();
       for (const [rb, iteration, benchmark] of [
         ['rb0', 0, 'x'],
         ['rb1', 1, 'y'],

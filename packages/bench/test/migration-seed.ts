@@ -28,3 +28,28 @@ export async function databaseBefore(url: string, migration: string) {
     .execute();
   return { db, at, close: () => old.close() };
 }
+
+/** Head `h`, version `v` and testbed `t` of project `p` in an old-schema database, which a report needs. */
+export async function seedReportScope(db: OldDb, at: { created: number; modified: number }): Promise<void> {
+  await db.insertInto('head').values({ uuid: 'h', branch_uuid: 'b', created: 1, replaced: null }).execute();
+  await db.insertInto('version').values({ uuid: 'v', project_uuid: 'p', number: 1, hash: null }).execute();
+  await db
+    .insertInto('testbed')
+    .values({ uuid: 't', project_uuid: 'p', name: 'ci', slug: 'ci', ...at })
+    .execute();
+}
+
+/** A report of project `p` on head `h`, version `v` and testbed `t`, with the given columns. */
+export const oldReport = (uuid: string, columns: Record<string, unknown> = {}) => ({
+  uuid,
+  project_uuid: 'p',
+  user_uuid: null,
+  head_uuid: 'h',
+  version_uuid: 'v',
+  testbed_uuid: 't',
+  adapter: 'json',
+  start_time: 1,
+  end_time: 2,
+  created: 3,
+  ...columns,
+});

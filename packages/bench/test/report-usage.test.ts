@@ -2,19 +2,14 @@ import { describeEachDialect } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
 import { openBenchDatabase } from '../src/index.js';
 import { checkReportLimits, countReportUsage } from '../src/storage/rate-limits.js';
-import { databaseBefore } from './migration-seed.js';
+import { databaseBefore, oldReport, seedReportScope } from './migration-seed.js';
 
 const HOUR = 3_600_000;
 
 describeEachDialect('report usage counters for the daily limits', ({ url }) => {
   it('migration 0012 counts the reports of the last day per project and hour', async () => {
     const { db, at, close } = await databaseBefore(url(), '0012');
-    await db.insertInto('head').values({ uuid: 'h', branch_uuid: 'b', created: 1, replaced: null }).execute();
-    await db.insertInto('version').values({ uuid: 'v', project_uuid: 'p', number: 1, hash: null }).execute();
-    await db
-      .insertInto('testbed')
-      .values({ uuid: 't', project_uuid: 'p', name: 'ci', slug: 'ci', ...at })
-      .execute();
+    await seedReportScope(db, at);
     const now = Date.now();
     for (const [uuid, created, metrics] of [
       ['old', now - 30 * HOUR, 100],
@@ -23,19 +18,7 @@ describeEachDialect('report usage counters for the daily limits', ({ url }) => {
     ] as const) {
       await db
         .insertInto('report')
-        .values({
-          uuid,
-          project_uuid: 'p',
-          user_uuid: null,
-          head_uuid: 'h',
-          version_uuid: 'v',
-          testbed_uuid: 't',
-          adapter: 'json',
-          start_time: 1,
-          end_time: 2,
-          created,
-          metric_count: metrics,
-        })
+        .values(oldReport(uuid, { created, metric_count: metrics }))
         .execute();
     }
     await close();
