@@ -53,7 +53,7 @@ const busy = () =>
 
 function failure(answer: Extract<PerfAnswer, { problem: unknown }>): Error {
   const { problem } = answer;
-  if (problem.status >= 500 && problem.code === 'internal_error') {
+  if (problem.code === 'internal_error') {
     return Object.assign(new Error(answer.message), { stack: answer.stack });
   }
   return new HttpError(problem.status, problem.code, problem.message, problem.param, problem.headers);

@@ -12,18 +12,21 @@ const data = workerData as PerfWorkerData;
 const database = openBenchReader(data.url, { poolSize: data.poolSize, logger: createLogger({ level: data.logLevel }) });
 
 async function answer(job: PerfJob): Promise<void> {
-  let reply: PerfAnswer;
   try {
     const rendered = await renderPerf(database, job.project, job.query, job.format);
     // JSON is written into memory of its own and moves without a copy; a PNG may share its memory, so it is copied.
     const bytes = job.format === 'json' ? rendered : new Uint8Array(rendered);
     port?.postMessage({ id: job.id, bytes } satisfies PerfAnswer, [bytes.buffer as ArrayBuffer]);
-    return;
   } catch (error) {
     const cause = error instanceof Error ? error : new Error(String(error));
-    reply = { id: job.id, problem: normalizeError(cause), message: cause.message, stack: cause.stack };
+    const reply: PerfAnswer = {
+      id: job.id,
+      problem: normalizeError(cause),
+      message: cause.message,
+      stack: cause.stack,
+    };
+    port?.postMessage(reply);
   }
-  port?.postMessage(reply);
 }
 
 port.on('message', (message: PerfJob | 'close') => {
