@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describeEachDialect } from '@atrium/core/testing';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { at, type Bench, bmf, type Json, seedProject, startBench } from './harness.js';
 
 const fixture = (path: string) => readFileSync(`/work/shared/fixtures/bench-adapters/${path}`, 'utf8');
@@ -166,6 +166,34 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
       alert: null,
     });
     expect((await bench.call('GET', '/v0/projects/the-computer/metrics/not-a-uuid')).status).toBe(404);
+  });
+
+  it('answers a new report as it reads back: alerts, a new head, an unarchived branch', async () => {
+    const readBack = async (body: Record<string, unknown>) => {
+      const response = await post(body);
+      expect(response.status).toBe(201);
+      const created = (await response.json()) as Json;
+      expect(created).toEqual(await bench.json('GET', `/v0/projects/the-computer/reports/${created.uuid}`));
+      return created;
+    };
+    const thresholds = { models: { latency: { test: 'static', upper_boundary: 5 } } };
+    const results = [bmf({ fast: { latency: 1 }, slow: { latency: 9 } }), bmf({ slow: { latency: 2 } })];
+    const first = await readBack({ branch: 'feature', start_point: { branch: 'main' }, thresholds, results });
+    expect(first.counts.alerts).toEqual({ total: 0, active: 0 });
+    const alerting = await readBack({ branch: 'feature', results });
+    expect(alerting.counts.alerts).toEqual({ total: 1, active: 1 });
+    const archived = await bench.json('PATCH', '/v0/projects/the-computer/branches/feature', {
+      token: bench.muriel,
+      body: { archived: true },
+    });
+    expect(archived.archived).not.toBeNull();
+    // Shown to the second: the branch's new `modified` must differ from the one read before.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 2000 });
+    const again = await readBack({ branch: 'feature', start_point: { branch: 'main', reset: true }, results }).finally(
+      () => vi.useRealTimers(),
+    );
+    expect(again.branch.head.uuid).not.toBe(first.branch.head.uuid);
+    expect(again.branch.archived).toBeNull();
   });
 
   it('runs through /v0/run with defaults from the context and creates projects on the fly', async () => {

@@ -8,6 +8,7 @@ import { computeLimits, outlier } from '../boundary/limits.js';
 import type { Model } from '../boundary/model.js';
 import { createBranch, updateStartPoint, versionForReport } from '../storage/branches.js';
 import { findDimension, unarchive } from '../storage/dimensions.js';
+import { type MetricDetail, storedDetails } from '../storage/metric-details.js';
 import { checkReportLimits, countReportUsage } from '../storage/rate-limits.js';
 import { type IterationRows, insertIterationRows, insertReport } from '../storage/report-rows.js';
 import { type DimensionKey, getOrCreateDimensions } from '../storage/resolve-dimensions.js';
@@ -77,8 +78,11 @@ async function branchFor(db: Db, project: Project, report: NewReport, now: numbe
   const existing = await findDimension<Branch>(db, 'branch', project.uuid, id);
   if (existing) {
     if (report.start_point) await updateStartPoint(db, existing, report.start_point, parseNameId, now);
-    if (existing.archived !== null) await unarchive(db, 'branch', [existing.uuid], now);
-    existing.archived = null;
+    if (existing.archived !== null) {
+      await unarchive(db, 'branch', [existing.uuid], now);
+      existing.archived = null;
+      existing.modified = now;
+    }
     return existing;
   }
   if (id.column === 'uuid') throw new HttpError(404, 'not_found', `Branch (${id.value}) not found`);
@@ -175,7 +179,7 @@ async function activeModels(db: Db, branch: Branch, testbed: Dimension): Promise
 
 /** A testbed, benchmark or measure of the report's metrics, as stored. */
 export interface ShownDimension {
-  table: 'testbed' | 'benchmark' | 'measure';
+  table: 'branch' | 'testbed' | 'benchmark' | 'measure';
   row: Dimension;
 }
 
@@ -188,6 +192,7 @@ interface IterationContext {
   models: Map<string, ActiveModel>;
   now: number;
   shown: ShownDimension[];
+  details: MetricDetail[];
 }
 
 async function storeIteration(context: IterationContext, iteration: number, results: AdapterResults): Promise<number> {
@@ -285,6 +290,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
     }
   }
   await insertIterationRows(db, rows);
+  context.details.push(...storedDetails(rows));
   return rows.metrics.length;
 }
 
@@ -327,11 +333,15 @@ const countMetrics = (iterations: readonly AdapterResults[]) => {
  * thresholds, version, then every iteration with boundaries and alerts computed from the history
  * before it. Results are parsed first, so a report that fails validation stores nothing.
  */
-/** A stored report: its row, its version, its testbed, benchmarks and measures, and how many metrics it stored. */
+/**
+ * A stored report: its row, its version, its branch, testbed, benchmarks and measures, and its metrics (how
+ * many, and their details), as stored: the answer is rendered without reading them back.
+ */
 export interface IngestedReport {
   report: Selectable<ReportTable>;
   version: Version;
   shown: ShownDimension[];
+  details: MetricDetail[];
   metrics: number;
 }
 
@@ -386,13 +396,17 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
         testbedUuid: testbed.uuid,
         models: await activeModels(trx, branch, testbed),
         now,
-        shown: [{ table: 'testbed', row: testbed }],
+        shown: [
+          { table: 'branch', row: branch },
+          { table: 'testbed', row: testbed },
+        ],
+        details: [],
       };
       let metrics = 0;
       for (const [iteration, results] of iterations.entries())
         metrics += await storeIteration(context, iteration, results);
       await countReportUsage(trx, project.uuid, row.metric_count, now);
-      return { report: row, version, shown: context.shown, metrics };
+      return { report: row, version, shown: context.shown, details: context.details, metrics };
     }),
   );
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type IngestedReport, ingestReport, UNIQUE_VIOLATION } from '../domain/ingest-report.js';
 import type { NewReport } from '../domain/new-report.js';
-import { metricDetails } from '../storage/metric-details.js';
+import { type MetricDetail, metricDetails } from '../storage/metric-details.js';
 import { deleteReport, findReport, findReportByIdempotencyKey, listReports } from '../storage/reports.js';
 import { UnknownDimensionError } from '../storage/resolve-dimensions.js';
 import type { Db, Project, User } from '../storage/types.js';
@@ -31,20 +31,25 @@ type ReportListQuery = PaginationQuery & {
   expand?: boolean;
 };
 
-/** Loads and renders reports with all their metrics in one query, and one query per table they show. */
+/**
+ * Loads and renders reports with all their metrics in one query (unless their `known` details are given), and
+ * one query per table they show.
+ */
 export async function renderReports(
   db: Db,
   project: Project,
   reports: ReportRow[],
   expand: boolean,
   loader = new ViewLoader(db, project),
+  known?: MetricDetail[],
 ) {
   const [details] = await Promise.all([
-    metricDetails(
-      db,
-      'report',
-      reports.map((report) => report.uuid),
-    ),
+    known ??
+      metricDetails(
+        db,
+        'report',
+        reports.map((report) => report.uuid),
+      ),
     loader.preloadReports(reports),
   ]);
   if (expand) await loader.preloadDetails(details);
@@ -92,7 +97,7 @@ export async function createReport(
   if (user) loader.remember('user', user);
   loader.remember('version', created.version);
   for (const { table, row } of created.shown) loader.remember(table, row);
-  const [json] = await renderReports(db, project, [created.report], true, loader);
+  const [json] = await renderReports(db, project, [created.report], true, loader, created.details);
   return json;
 }
 

@@ -114,6 +114,7 @@ export async function startNewHead(
   }
   await db.updateTable('branch').set({ head_uuid: head.uuid, modified: now }).where('uuid', '=', branch.uuid).execute();
   branch.head_uuid = head.uuid;
+  branch.modified = now;
   if (startPoint) {
     const versions = await db
       .selectFrom('head_version')

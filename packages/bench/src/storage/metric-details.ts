@@ -1,3 +1,4 @@
+import type { IterationRows } from './report-rows.js';
 import type { Db } from './types.js';
 
 /** One metric with its report benchmark, boundary and alert (left-joined), as responses need them. */
@@ -63,4 +64,34 @@ export async function metricDetails(db: Db, where: Where, uuids: readonly string
         ? query.where('m.uuid', 'in', uuids)
         : query.where('a.uuid', 'in', uuids);
   return (await filtered.execute()) as unknown as MetricDetail[];
+}
+
+/** The details of the rows a report has just stored, as `metricDetails` would read them back. */
+export function storedDetails(rows: IterationRows): MetricDetail[] {
+  const boundaries = new Map(rows.boundaries.map((boundary) => [boundary.metric_uuid, boundary]));
+  const alerts = new Map(rows.alerts.map((alert) => [alert.boundary_uuid, alert]));
+  return rows.metrics.map((metric) => {
+    const boundary = boundaries.get(metric.uuid);
+    const alert = boundary ? alerts.get(boundary.uuid) : undefined;
+    return {
+      report_uuid: metric.report_uuid,
+      iteration: metric.iteration,
+      benchmark_uuid: metric.benchmark_uuid,
+      measure_uuid: metric.measure_uuid,
+      metric_uuid: metric.uuid,
+      value: metric.value,
+      lower_value: metric.lower_value ?? null,
+      upper_value: metric.upper_value ?? null,
+      threshold_uuid: boundary?.threshold_uuid ?? null,
+      model_uuid: boundary?.model_uuid ?? null,
+      baseline: boundary?.baseline ?? null,
+      lower_limit: boundary?.lower_limit ?? null,
+      upper_limit: boundary?.upper_limit ?? null,
+      alert_uuid: alert?.uuid ?? null,
+      boundary_limit: alert?.boundary_limit ?? null,
+      status: alert?.status ?? null,
+      alert_created: alert?.created ?? null,
+      alert_modified: alert?.modified ?? null,
+    };
+  });
 }
