@@ -1,9 +1,10 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { type PerfQuerystring, parsePerfRequest } from '../src/domain/perf-query.js';
 import { openBenchDatabase } from '../src/index.js';
 import { type PerfReport, type PerfRow, perfMetrics, perfSql } from '../src/storage/perf.js';
 import { findProject } from '../src/storage/projects.js';
-import { type PerfQuerystring, queryPerf } from '../src/views/perf-view.js';
+import { queryPerf } from '../src/views/perf-view.js';
 import { type PerfView, perfJson, perfJsonBytes } from '../src/wire/perf-json.js';
 import { at, type Bench, type Json, seedProject, startBench } from './harness.js';
 
@@ -74,7 +75,9 @@ describeEachDialect('perf JSON as bytes', ({ url }) => {
     try {
       const project = await findProject(database.db, { column: 'slug', value: 'the-computer' });
       if (!project) throw new Error('no project');
-      return await queryPerf(database, project, query);
+      const request = parsePerfRequest(query);
+      if (typeof request === 'string') throw new Error(request);
+      return await queryPerf(database, project, request);
     } finally {
       await database.close();
     }

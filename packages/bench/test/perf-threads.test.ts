@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestDatabase, listen, postgresAvailable, silentLogger, type TestDatabase } from '@atrium/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PerfQuerystring, type PerfRequest, parsePerfRequest } from '../src/domain/perf-query.js';
 import { benchConfigSchema, buildBenchApp, openBenchDatabase } from '../src/index.js';
 import { findProject } from '../src/storage/projects.js';
 import type { Project } from '../src/storage/types.js';
-import type { PerfQuerystring } from '../src/views/perf-view.js';
 import { perfRenderer } from '../src/workers/perf-threads.js';
 import { type Bench, bmf, seedProject, startBench } from './harness.js';
 
@@ -26,6 +26,12 @@ const report = (second: number) => ({
 });
 
 /** The whole history of every benchmark: the slowest plot a caller can ask for. */
+function parsed(query: PerfQuerystring): PerfRequest {
+  const request = parsePerfRequest(query);
+  if (typeof request === 'string') throw new Error(request);
+  return request;
+}
+
 async function wholeHistoryPath(bench: Bench): Promise<string> {
   const list = async (plural: string) =>
     ((await bench.json('GET', `/v0/projects/the-computer/${plural}?per_page=255`)) as { uuid: string; slug: string }[])
@@ -101,7 +107,7 @@ describe('perf queries in worker threads (SQLite)', () => {
       maxQueued: 1,
     });
     try {
-      const query = Object.fromEntries(new URL(path, 'http://x').searchParams) as unknown as PerfQuerystring;
+      const query = parsed(Object.fromEntries(new URL(path, 'http://x').searchParams) as unknown as PerfQuerystring);
       const answers = await Promise.allSettled([1, 2, 3].map(() => renderer.render(project, query, 'json')));
       expect(answers.map((answer) => answer.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
       expect((answers[2] as PromiseRejectedResult).reason).toMatchObject({
@@ -147,7 +153,7 @@ describe.skipIf(!(await postgresAvailable()))('perf queries in worker threads (P
     });
     try {
       const none = '00000000-0000-4000-8000-000000000000';
-      const query = { branches: none, testbeds: none, benchmarks: none, measures: none } as never;
+      const query = parsed({ branches: none, heads: undefined, testbeds: none, benchmarks: none, measures: none });
       await expect(renderer.render({ uuid: 'none' } as Project, query, 'json')).rejects.toMatchObject({
         status: 503,
         code: 'database_unavailable',

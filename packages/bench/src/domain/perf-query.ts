@@ -51,6 +51,24 @@ export function parsePerfParams(query: PerfQueryInput): PerfParams | string {
   return params;
 }
 
+/** A perf route's query string, as its schema types it. */
+export type PerfQuerystring = PerfQueryInput & { start_time?: number; end_time?: number; title?: string };
+
+/** A validated perf query: its dimensions, its window and the plot's title. */
+export interface PerfRequest {
+  params: PerfParams;
+  startTime: number | undefined;
+  endTime: number | undefined;
+  title: string | undefined;
+}
+
+/** The perf query of a query string, or a 400 message. */
+export function parsePerfRequest(query: PerfQuerystring): PerfRequest | string {
+  const params = parsePerfParams(query);
+  if (typeof params === 'string') return params;
+  return { params, startTime: query.start_time, endTime: query.end_time, title: query.title };
+}
+
 /** The dimensions of a perf query, each in the order the results list them. */
 export interface PerfDimensions {
   heads: string[];

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import type { PerfQuerystring } from '../views/perf-view.js';
+import { type PerfQuerystring, type PerfRequest, parsePerfRequest } from '../domain/perf-query.js';
 import { projectFor } from './access.js';
 import type { BenchContext } from './context.js';
+import { badRequest } from './problems.js';
 import { pathParams } from './schemas.js';
 
 export const perfQuerySchema = {
@@ -20,13 +21,19 @@ export const perfQuerySchema = {
   },
 };
 
+function perfRequest(query: PerfQuerystring): PerfRequest {
+  const parsed = parsePerfRequest(query);
+  if (typeof parsed === 'string') throw badRequest(parsed);
+  return parsed;
+}
+
 export function registerPerfRoutes(app: FastifyInstance, context: BenchContext): void {
   app.get<{ Params: { project: string }; Querystring: PerfQuerystring }>(
     '/v0/projects/:project/perf/img',
     { schema: { params: pathParams('project'), querystring: perfQuerySchema } },
     async (request, reply) => {
       const { project } = await projectFor(context, request, request.params.project, 'view');
-      const png = await context.perf.render(project, request.query, 'png');
+      const png = await context.perf.render(project, perfRequest(request.query), 'png');
       return reply.type('image/png').header('cache-control', 'private, max-age=0, no-cache').send(png);
     },
   );
@@ -38,7 +45,7 @@ export function registerPerfRoutes(app: FastifyInstance, context: BenchContext):
       const { project } = await projectFor(context, request, request.params.project, 'view');
       return reply
         .type('application/json; charset=utf-8')
-        .send(await context.perf.render(project, request.query, 'json'));
+        .send(await context.perf.render(project, perfRequest(request.query), 'json'));
     },
   );
 }

@@ -1,6 +1,5 @@
 import type { Database } from '@atrium/core';
-import { groupByPermutation, type PerfQueryInput, parsePerfParams } from '../domain/perf-query.js';
-import { badRequest } from '../http/problems.js';
+import { groupByPermutation, type PerfRequest } from '../domain/perf-query.js';
 import { lineChartSvg, type PlotInput } from '../plot/line-chart.js';
 import { renderPng } from '../plot/render-png.js';
 import { findDimensionsByUuid } from '../storage/dimensions.js';
@@ -10,8 +9,6 @@ import { findModels } from '../storage/thresholds.js';
 import type { Branch, Dimension, Measure, Project } from '../storage/types.js';
 import { type PerfResult, type PerfView, perfJson, perfJsonBytes } from '../wire/perf-json.js';
 import { ViewLoader } from './loader.js';
-
-export type PerfQuerystring = PerfQueryInput & { start_time?: number; end_time?: number; title?: string };
 
 const inProject = <T extends Dimension>(rows: T[], project: Project, order: string[]) => {
   const byUuid = new Map(rows.filter((row) => row.project_uuid === project.uuid).map((row) => [row.uuid, row]));
@@ -34,11 +31,10 @@ async function plottedHeads(loader: ViewLoader, queried: { branch: Branch; headU
 export async function queryPerf(
   database: Database<BenchDatabase>,
   project: Project,
-  query: PerfQuerystring,
+  request: PerfRequest,
 ): Promise<PerfView> {
   const { db } = database;
-  const params = parsePerfParams(query);
-  if (typeof params === 'string') throw badRequest(params);
+  const { params, startTime, endTime } = request;
   const [branchRows, testbedRows, benchmarkRows, measureRows] = await Promise.all([
     findDimensionsByUuid<Branch>(db, 'branch', params.branches),
     findDimensionsByUuid(db, 'testbed', params.testbeds),
@@ -54,8 +50,6 @@ export async function queryPerf(
     return { branch, headUuid: asked ?? branch.head_uuid };
   });
   const queried = heads.filter((entry): entry is { branch: Branch; headUuid: string } => entry.headUuid !== null);
-  const startTime = query.start_time;
-  const endTime = query.end_time;
   const [plotted, { reports, metrics }] = await Promise.all([
     plottedHeads(new ViewLoader(db, project), queried),
     queried.length && testbeds.length && benchmarks.length && measures.length
@@ -142,9 +136,9 @@ export type PerfFormat = 'json' | 'png';
 export async function renderPerf(
   database: Database<BenchDatabase>,
   project: Project,
-  query: PerfQuerystring,
+  request: PerfRequest,
   format: PerfFormat,
 ): Promise<Buffer> {
-  const view = await queryPerf(database, project, query);
-  return format === 'json' ? perfJsonBytes(view) : renderPng(lineChartSvg(perfPlotInput(view, query.title)));
+  const view = await queryPerf(database, project, request);
+  return format === 'json' ? perfJsonBytes(view) : renderPng(lineChartSvg(perfPlotInput(view, request.title)));
 }

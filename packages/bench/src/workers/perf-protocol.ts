@@ -1,6 +1,7 @@
 import type { HttpProblem, LogConfig } from '@atrium/core';
+import type { PerfRequest } from '../domain/perf-query.js';
 import type { Project } from '../storage/types.js';
-import type { PerfFormat, PerfQuerystring } from '../views/perf-view.js';
+import type { PerfFormat } from '../views/perf-view.js';
 
 /** What a perf worker thread starts with. */
 export interface PerfWorkerData {
@@ -14,7 +15,7 @@ export interface PerfWorkerData {
 export interface PerfJob {
   id: number;
   project: Project;
-  query: PerfQuerystring;
+  request: PerfRequest;
   format: PerfFormat;
 }
 

@@ -1,13 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import { type Database, HttpError, type LogConfig } from '@atrium/core';
+import type { PerfRequest } from '../domain/perf-query.js';
 import type { BenchDatabase } from '../storage/schema.js';
 import type { Project } from '../storage/types.js';
-import { type PerfFormat, type PerfQuerystring, renderPerf } from '../views/perf-view.js';
+import { type PerfFormat, renderPerf } from '../views/perf-view.js';
 import type { PerfAnswer, PerfJob, PerfWorkerData } from './perf-protocol.js';
 
 /** Answers perf queries (`JsonPerf` bytes or a PNG plot) for projects the caller may view. */
 export interface PerfRenderer {
-  render(project: Project, query: PerfQuerystring, format: PerfFormat): Promise<Buffer>;
+  render(project: Project, request: PerfRequest, format: PerfFormat): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -77,10 +78,10 @@ class PerfThreads implements PerfRenderer {
     this.perThread = options.dialect === 'sqlite' ? 1 : 4;
   }
 
-  render(project: Project, query: PerfQuerystring, format: PerfFormat): Promise<Buffer> {
+  render(project: Project, request: PerfRequest, format: PerfFormat): Promise<Buffer> {
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new Error('the bench service is closing'));
-      const pending = { job: { id: this.nextId++, project, query, format }, resolve, reject };
+      const pending = { job: { id: this.nextId++, project, request, format }, resolve, reject };
       const slot = this.freeSlot();
       if (slot) return this.start(slot, pending);
       if (this.queue.length >= (this.options.maxQueued ?? 256)) return reject(busy());
@@ -166,7 +167,10 @@ class PerfThreads implements PerfRenderer {
 /** Perf queries in `threads` worker threads, or on the event loop (no threads, or an in-memory database). */
 export function perfRenderer(database: Database<BenchDatabase>, options: PerfThreadsOptions): PerfRenderer {
   if (options.threads === 0 || options.url.endsWith(':memory:')) {
-    return { render: (project, query, format) => renderPerf(database, project, query, format), close: async () => {} };
+    return {
+      render: (project, request, format) => renderPerf(database, project, request, format),
+      close: async () => {},
+    };
   }
   return new PerfThreads(options);
 }

@@ -13,7 +13,7 @@ const database = openBenchReader(data.url, { poolSize: data.poolSize, logger: cr
 
 async function answer(job: PerfJob): Promise<void> {
   try {
-    const rendered = await renderPerf(database, job.project, job.query, job.format);
+    const rendered = await renderPerf(database, job.project, job.request, job.format);
     // JSON is written into memory of its own and moves without a copy; a PNG may share its memory, so it is copied.
     const bytes = job.format === 'json' ? rendered : new Uint8Array(rendered);
     port?.postMessage({ id: job.id, bytes } satisfies PerfAnswer, [bytes.buffer as ArrayBuffer]);
