@@ -8,7 +8,7 @@ import { type PerfQuerystring, type PerfRequest, parsePerfRequest } from '../src
 import { benchConfigSchema, buildBenchApp, openBenchDatabase } from '../src/index.js';
 import { findProject } from '../src/storage/projects.js';
 import type { Project } from '../src/storage/types.js';
-import { perfRenderer } from '../src/workers/perf-threads.js';
+import { JOBS_PER_THREAD, perfRenderer } from '../src/workers/perf-threads.js';
 import { type Bench, bmf, seedProject, startBench } from './harness.js';
 
 const BENCHMARKS = 255;
@@ -96,7 +96,7 @@ describe('perf queries in worker threads (SQLite)', () => {
     expect(free.heldMs).toBeLessThan(Math.min(50, free.plotMs / 2));
   });
 
-  it('refuses with 503 and retry-after when more queries wait than it queues', async () => {
+  it('gives a thread JOBS_PER_THREAD queries, queues maxQueued more and refuses the next with 503', async () => {
     const bench = await openBenchDatabase(database.url);
     const project = (await findProject(bench.db, { column: 'slug', value: 'the-computer' })) as Project;
     const renderer = perfRenderer(bench, {
@@ -108,9 +108,13 @@ describe('perf queries in worker threads (SQLite)', () => {
     });
     try {
       const query = parsed(Object.fromEntries(new URL(path, 'http://x').searchParams) as unknown as PerfQuerystring);
-      const answers = await Promise.allSettled([1, 2, 3].map(() => renderer.render(project, query, 'json')));
-      expect(answers.map((answer) => answer.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
-      expect((answers[2] as PromiseRejectedResult).reason).toMatchObject({
+      const asked = Array.from({ length: JOBS_PER_THREAD + 2 }, () => renderer.render(project, query, 'json'));
+      const answers = await Promise.allSettled(asked);
+      expect(answers.map((answer) => answer.status)).toEqual([
+        ...Array.from({ length: JOBS_PER_THREAD + 1 }, () => 'fulfilled'),
+        'rejected',
+      ]);
+      expect((answers.at(-1) as PromiseRejectedResult).reason).toMatchObject({
         status: 503,
         code: 'busy',
         headers: { 'retry-after': '1' },
