@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  countBackends,
   createTestDatabase,
   expectRidesOutOutage,
   observeOutage,
@@ -37,8 +38,12 @@ describe.skipIf(!runPostgres)('bench when PostgreSQL closes its pooled connectio
     await seedProject(bench);
     const none = '00000000-0000-4000-8000-000000000000';
     const perf = `/v0/projects/the-computer/perf?branches=${none}&testbeds=${none}&benchmarks=${none}&measures=${none}`;
+    // Perf threads start with the first perf query: the connections it adds are the thread's own.
+    const before = await countBackends(testPgUrl, tagged.applicationName);
     expect((await bench.call('GET', perf)).status).toBe(200);
-    expect(await terminateBackends(testPgUrl, tagged.applicationName)).toBeGreaterThan(1);
+    const withThread = await countBackends(testPgUrl, tagged.applicationName);
+    expect(withThread).toBeGreaterThan(before);
+    expect(await terminateBackends(testPgUrl, tagged.applicationName)).toBe(withThread);
     await sleep(200);
     expect((await bench.call('GET', '/v0/projects/the-computer')).status).toBe(200);
     expect((await bench.call('GET', '/v0/projects')).status).toBe(200);

@@ -11,19 +11,26 @@ export function tagConnections(url: string): { url: string; applicationName: str
   return { url: tagged.toString(), applicationName };
 }
 
-/** `pg_terminate_backend` on every connection tagged `applicationName`; returns how many were killed. */
-export async function terminateBackends(adminUrl: string, applicationName: string): Promise<number> {
+async function onTagged(adminUrl: string, applicationName: string, select: string): Promise<unknown[]> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    const { rows } = await admin.query(
-      'select pg_terminate_backend(pid) as killed from pg_stat_activity where application_name = $1',
-      [applicationName],
-    );
-    return rows.filter((row) => row.killed === true).length;
+    const query = `select ${select} as value from pg_stat_activity where application_name = $1`;
+    return (await admin.query(query, [applicationName])).rows.map((row) => row.value);
   } finally {
     await admin.end();
   }
+}
+
+/** How many connections tagged `applicationName` are open. */
+export async function countBackends(adminUrl: string, applicationName: string): Promise<number> {
+  return (await onTagged(adminUrl, applicationName, 'pid')).length;
+}
+
+/** `pg_terminate_backend` on every connection tagged `applicationName`; returns how many were killed. */
+export async function terminateBackends(adminUrl: string, applicationName: string): Promise<number> {
+  return (await onTagged(adminUrl, applicationName, 'pg_terminate_backend(pid)')).filter((killed) => killed === true)
+    .length;
 }
 
 export interface OutageSample {

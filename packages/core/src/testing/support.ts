@@ -2,6 +2,7 @@
 export { createTestDatabase, postgresAvailable, type TestDatabase, type TestDialect, testPgUrl } from './databases.js';
 export { type CapturedLog, captureLog, listen, silentLogger, testHttpConfig } from './http.js';
 export {
+  countBackends,
   type OutageObservation,
   type OutageSample,
   observeOutage,
