@@ -50,15 +50,17 @@ export async function queryPerf(
     return { branch, headUuid: asked ?? branch.head_uuid };
   });
   const queried = heads.filter((entry): entry is { branch: Branch; headUuid: string } => entry.headUuid !== null);
+  const uuidsOf = (rows: Dimension[]) => rows.map((row) => row.uuid);
+  const plottedUuids = { testbeds: uuidsOf(testbeds), benchmarks: uuidsOf(benchmarks), measures: uuidsOf(measures) };
   const [plotted, { reports, metrics }] = await Promise.all([
     plottedHeads(new ViewLoader(db, project), queried),
     queried.length && testbeds.length && benchmarks.length && measures.length
       ? perfMetrics(database, {
           projectUuid: project.uuid,
           headUuids: queried.map((entry) => entry.headUuid),
-          testbedUuids: testbeds.map((row) => row.uuid),
-          benchmarkUuids: benchmarks.map((row) => row.uuid),
-          measureUuids: measures.map((row) => row.uuid),
+          testbedUuids: plottedUuids.testbeds,
+          benchmarkUuids: plottedUuids.benchmarks,
+          measureUuids: plottedUuids.measures,
           startTime,
           endTime,
         })
@@ -66,12 +68,7 @@ export async function queryPerf(
   ]);
   const reportsByUuid = new Map(reports.map((report) => [report.uuid, report]));
   const groups = groupByPermutation(
-    {
-      heads: plotted.map((entry) => entry.headUuid),
-      testbeds: testbeds.map((row) => row.uuid),
-      benchmarks: benchmarks.map((row) => row.uuid),
-      measures: measures.map((row) => row.uuid),
-    },
+    { heads: plotted.map((entry) => entry.headUuid), ...plottedUuids },
     reports,
     metrics,
   );

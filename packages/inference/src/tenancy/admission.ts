@@ -23,10 +23,12 @@ const MINUTE_MS = 60_000;
 
 /** A refused request: the error to send and the headers that go with it. */
 export class AdmissionRefused extends HttpError {
+  declare readonly headers: Record<string, string>;
+
   constructor(
     code: 'insufficient_quota' | 'rate_limit_exceeded' | 'invalid_api_key' | 'model_not_found',
     message: string,
-    override readonly headers: Record<string, string>,
+    headers: Record<string, string>,
     status = code === 'invalid_api_key' ? 401 : code === 'model_not_found' ? 404 : 429,
   ) {
     super(status, code, message, code === 'model_not_found' ? 'model' : undefined, headers);
