@@ -128,9 +128,9 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     expect(following.branch.head.version).toEqual({ number: 2, hash: '3'.repeat(40) });
   });
 
-  it('takes concurrent reports that create the same branch, testbed and benchmarks', async () => {
+  it('takes concurrent reports that create the same branch, testbed and benchmarks, each its own version', async () => {
     const responses = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
+      Array.from({ length: 12 }, (_, i) =>
         post({
           branch: 'race',
           testbed: 'racer',
@@ -140,10 +140,27 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
         }),
       ),
     );
-    expect(responses.map((response) => response.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    expect(responses.map((response) => response.status)).toEqual(Array(12).fill(201));
     expect(await bench.json('GET', '/v0/projects/the-computer/branches?name=race')).toHaveLength(1);
     expect(await bench.json('GET', '/v0/projects/the-computer/benchmarks?name=shared')).toHaveLength(1);
-    expect(await bench.json('GET', '/v0/projects/the-computer/reports?branch=race&per_page=10')).toHaveLength(6);
+    const reports = (await bench.json('GET', '/v0/projects/the-computer/reports?branch=race&per_page=20')) as Json[];
+    const numbers = reports.map((report) => report.branch.head.version.number).sort((a, b) => a - b);
+    expect(numbers).toEqual([...Array(12).keys()]);
+  });
+
+  it('numbers versions without gaps while a report is deleted under concurrent reports', async () => {
+    const race = (i: number) =>
+      post({ branch: 'race', start_time: at(i), end_time: at(i), results: [bmf({ b: { latency: i } })] });
+    const first: Json[] = [];
+    for (let i = 0; i < 4; i++) first.push(await (await race(i)).json());
+    const [deleted, ...posted] = await Promise.all([
+      bench.call('DELETE', `/v0/projects/the-computer/reports/${first[1]?.uuid}`, { token: bench.muriel }),
+      ...Array.from({ length: 8 }, (_, i) => race(10 + i)),
+    ]);
+    expect([deleted?.status, ...posted.map((response) => response.status)]).toEqual([204, ...Array(8).fill(201)]);
+    const reports = (await bench.json('GET', '/v0/projects/the-computer/reports?branch=race&per_page=20')) as Json[];
+    const numbers = reports.map((report) => report.branch.head.version.number).sort((a, b) => a - b);
+    expect(numbers).toEqual([...Array(11).keys()]);
   });
 
   it('reuses the version of a hash and serves one metric', async () => {

@@ -122,6 +122,8 @@ describe('bench scale-out: two processes on one PostgreSQL schema behind a round
     expect(new Set(uuids)).toEqual(new Set(posted.keys()));
     const hashes = (listed.json as Json[]).map((r) => r.branch.head.version.hash);
     expect(new Set(hashes).size).toBe(REPORTS);
+    const numbers = (listed.json as Json[]).map((r) => r.branch.head.version.number).sort((a, b) => a - b);
+    expect(numbers).toEqual([...Array(REPORTS).keys()]);
 
     // No partial report: every report, read back through the proxy, has all its benchmarks, each with its metric.
     const full: Json[] = [];

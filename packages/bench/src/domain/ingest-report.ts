@@ -371,6 +371,8 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
       const testbed = testbeds.get(parseNameId(report.testbed).value) as Dimension;
       await applyReportThresholds(trx, project, branch, testbed, report, now);
       const headUuid = branch.head_uuid as string;
+      const models = await activeModels(trx, branch, testbed);
+      // From here to the commit, other reports on this head wait (PostgreSQL): read what can be read before.
       const version = await versionForReport(trx, project.uuid, headUuid, hash);
       const reportUuid = uuid7();
       const row: Selectable<ReportTable> = {
@@ -394,7 +396,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
         reportUuid,
         headUuid,
         testbedUuid: testbed.uuid,
-        models: await activeModels(trx, branch, testbed),
+        models,
         now,
         shown: [
           { table: 'branch', row: branch },

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { dialectOf } from '@atrium/core';
+import type { Kysely } from 'kysely';
 import type { NameId } from '../wire/slug.js';
 import { findDimension, insertDimension } from './dimensions.js';
 import { cloneThresholds } from './thresholds.js';
@@ -200,13 +202,27 @@ export async function updateStartPoint(
   );
 }
 
-/** The version a report on this head belongs to: the head's version with the same hash, or the next number. */
+/**
+ * Serialises the numbering of these heads' versions until the transaction ends: PostgreSQL locks the
+ * heads' rows (without it, reports committed side by side read the same highest number and share it);
+ * SQLite runs one writing transaction at a time already.
+ */
+export async function lockHeads(db: Db, headUuids: readonly string[]): Promise<void> {
+  if (headUuids.length === 0 || dialectOf(db as Kysely<unknown>) !== 'postgres') return;
+  await db.selectFrom('head').select('uuid').where('uuid', 'in', headUuids).forUpdate().execute();
+}
+
+/**
+ * The version a report on this head belongs to: the head's version with the same hash, or the next number.
+ * Concurrent reports on one head take their versions in turn (`lockHeads`).
+ */
 export async function versionForReport(
   db: Db,
   projectUuid: string,
   headUuid: string,
   hash: string | undefined,
 ): Promise<Version> {
+  await lockHeads(db, [headUuid]);
   if (hash) {
     const existing = await versionWithHash(db, projectUuid, headUuid, hash);
     if (existing) return existing;

@@ -1,6 +1,7 @@
 import type { Page } from '../wire/pagination.js';
 import type { NameId } from '../wire/slug.js';
 import { archivedScope } from './archived-scope.js';
+import { lockHeads } from './branches.js';
 import { paged } from './list-query.js';
 import type { Db } from './types.js';
 
@@ -103,6 +104,8 @@ export async function deleteReport(db: Db, report: { uuid: string; version_uuid:
     .select('head_uuid')
     .where('version_uuid', '=', version.uuid)
     .execute();
+  const headUuids = heads.map((head) => head.head_uuid);
+  await lockHeads(db, headUuids);
   await db
     .updateTable('head')
     .set({ start_version_uuid: null })
@@ -110,8 +113,7 @@ export async function deleteReport(db: Db, report: { uuid: string; version_uuid:
     .execute();
   await db.deleteFrom('head_version').where('version_uuid', '=', version.uuid).execute();
   await db.deleteFrom('version').where('uuid', '=', version.uuid).execute();
-  if (heads.length === 0) return;
-  const headUuids = heads.map((head) => head.head_uuid);
+  if (headUuids.length === 0) return;
   await db
     .updateTable('head_version')
     .set((eb) => ({ number: eb('number', '-', 1) }))
