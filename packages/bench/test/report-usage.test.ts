@@ -1,7 +1,7 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { expect, it } from 'vitest';
 import { openBenchDatabase } from '../src/index.js';
-import { checkReportLimits, countReportUsage } from '../src/storage/rate-limits.js';
+import { checkReportLimits, reportUsageUpsert } from '../src/storage/rate-limits.js';
 import { databaseBefore, oldReport, seedReportScope } from './migration-seed.js';
 
 const HOUR = 3_600_000;
@@ -48,8 +48,8 @@ describeEachDialect('report usage counters for the daily limits', ({ url }) => {
     try {
       const { db } = database;
       const start = Date.UTC(2026, 10, 25, 10, 30);
-      await countReportUsage(db, 'p', 3, start);
-      await countReportUsage(db, 'p', 4, start + 10 * 60_000);
+      await reportUsageUpsert(db, 'p', 3, start).execute();
+      await reportUsageUpsert(db, 'p', 4, start + 10 * 60_000).execute();
       const one = { reportsPerDay: 2, metricsPerDay: 1_000 };
       const metrics = { reportsPerDay: 1_000, metricsPerDay: 10 };
       await expect(checkReportLimits(db, 'p', 1, one, start + 23 * HOUR)).rejects.toMatchObject({

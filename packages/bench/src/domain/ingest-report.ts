@@ -9,8 +9,8 @@ import type { Model } from '../boundary/model.js';
 import { createBranch, updateStartPoint, versionForReport } from '../storage/branches.js';
 import { findDimension, unarchive } from '../storage/dimensions.js';
 import { type MetricDetail, storedDetails } from '../storage/metric-details.js';
-import { checkReportLimits, countReportUsage } from '../storage/rate-limits.js';
-import { type IterationRows, insertIterationRows, insertReport } from '../storage/report-rows.js';
+import { checkReportLimits, reportUsageUpsert } from '../storage/rate-limits.js';
+import { type IterationRows, insertRows, iterationParts, type TableRows } from '../storage/report-rows.js';
 import { type DimensionKey, getOrCreateDimensions } from '../storage/resolve-dimensions.js';
 import { selectSamples } from '../storage/samples.js';
 import type { ReportTable } from '../storage/schema.js';
@@ -190,33 +190,47 @@ interface IterationContext {
   headUuid: string;
   testbedUuid: string;
   models: Map<string, ActiveModel>;
+  dimensions: ReportDimensions;
+  /** Rows not yet inserted: stored together, before the history is next read and at the end. */
+  pending: TableRows[];
   now: number;
   shown: ShownDimension[];
   details: MetricDetail[];
 }
 
+/** The benchmarks and measures every iteration of a report names, by key id value. */
+interface ReportDimensions {
+  benchmarks: Map<string, Dimension>;
+  measures: Map<string, Measure>;
+}
+
+/** Gets or creates the benchmarks and measures of all iterations at once. */
+async function reportDimensions(
+  db: Db,
+  project: Project,
+  iterations: readonly AdapterResults[],
+  now: number,
+): Promise<ReportDimensions> {
+  const benchmarkKeys = new Map<string, DimensionKey>();
+  const measureKeys = new Map<string, DimensionKey>();
+  for (const results of iterations) {
+    for (const [key, measures] of results) {
+      const benchmark = dimensionKey(stripIgnoreSuffix(key).name);
+      benchmarkKeys.set(benchmark.id.value, benchmark);
+      for (const measure of measures.keys()) measureKeys.set(measure, measureKey(measure));
+    }
+  }
+  return {
+    benchmarks: await getOrCreateDimensions(db, 'benchmark', project.uuid, [...benchmarkKeys.values()], now),
+    measures: await getOrCreateDimensions<Measure>(db, 'measure', project.uuid, [...measureKeys.values()], now),
+  };
+}
+
 async function storeIteration(context: IterationContext, iteration: number, results: AdapterResults): Promise<number> {
   const { db, project, now } = context;
+  const { benchmarks, measures } = context.dimensions;
   const benchmarkNames = [...results.keys()].map((key) => ({ key, ...stripIgnoreSuffix(key) }));
-  const benchmarks = await getOrCreateDimensions(
-    db,
-    'benchmark',
-    project.uuid,
-    benchmarkNames.map(({ name }) => dimensionKey(name)),
-    now,
-  );
-  const measureKeys = new Set<string>();
-  for (const measures of results.values()) for (const key of measures.keys()) measureKeys.add(key);
-  const measures = await getOrCreateDimensions<Measure>(
-    db,
-    'measure',
-    project.uuid,
-    [...measureKeys].map(measureKey),
-    now,
-  );
   const measureOf = (key: string) => measures.get(measureKey(key).id.value) as Measure;
-  for (const row of benchmarks.values()) context.shown.push({ table: 'benchmark', row });
-  for (const row of measures.values()) context.shown.push({ table: 'measure', row });
 
   const rows: IterationRows = { reportBenchmarks: [], metrics: [], boundaries: [], alerts: [] };
   const pending: { benchmarkUuid: string; measureUuid: string; metricUuid: string; value: number; ignored: boolean }[] =
@@ -257,6 +271,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
   for (const [measureUuid, active] of context.models) {
     const tested = pending.filter((entry) => entry.measureUuid === measureUuid);
     if (tested.length === 0) continue;
+    await insertRows(db, context.pending.splice(0));
     const samples = await selectSamples(db, {
       headUuid: context.headUuid,
       testbedUuid: context.testbedUuid,
@@ -289,7 +304,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
       }
     }
   }
-  await insertIterationRows(db, rows);
+  context.pending.push(...iterationParts(rows));
   context.details.push(...storedDetails(rows));
   return rows.metrics.length;
 }
@@ -372,8 +387,9 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
       await applyReportThresholds(trx, project, branch, testbed, report, now);
       const headUuid = branch.head_uuid as string;
       const models = await activeModels(trx, branch, testbed);
+      const dimensions = await reportDimensions(trx, project, iterations, now);
       // From here to the commit, other reports on this head wait (PostgreSQL): read what can be read before.
-      const version = await versionForReport(trx, project.uuid, headUuid, hash);
+      const { version, rows: versionRows } = await versionForReport(trx, project.uuid, headUuid, hash);
       const reportUuid = uuid7();
       const row: Selectable<ReportTable> = {
         uuid: reportUuid,
@@ -389,7 +405,6 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
         idempotency_key: input.idempotencyKey ?? null,
         metric_count: countMetrics(iterations),
       };
-      await insertReport(trx, row);
       const context: IterationContext = {
         db: trx,
         project,
@@ -397,17 +412,21 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
         headUuid,
         testbedUuid: testbed.uuid,
         models,
+        dimensions,
+        pending: [...versionRows, { table: 'report', rows: [row] }],
         now,
         shown: [
           { table: 'branch', row: branch },
           { table: 'testbed', row: testbed },
+          ...[...dimensions.benchmarks.values()].map((row) => ({ table: 'benchmark' as const, row })),
+          ...[...dimensions.measures.values()].map((row) => ({ table: 'measure' as const, row })),
         ],
         details: [],
       };
       let metrics = 0;
       for (const [iteration, results] of iterations.entries())
         metrics += await storeIteration(context, iteration, results);
-      await countReportUsage(trx, project.uuid, row.metric_count, now);
+      await insertRows(trx, context.pending, reportUsageUpsert(trx, project.uuid, row.metric_count, now));
       return { report: row, version, shown: context.shown, details: context.details, metrics };
     }),
   );

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { dialectOf } from '@atrium/core';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { NameId } from '../wire/slug.js';
 import { findDimension, insertDimension } from './dimensions.js';
+import type { TableRows } from './report-rows.js';
 import { cloneThresholds } from './thresholds.js';
 import type { Branch, Db, Head, Version } from './types.js';
 
@@ -212,39 +213,54 @@ export async function lockHeads(db: Db, headUuids: readonly string[]): Promise<v
   await db.selectFrom('head').select('uuid').where('uuid', 'in', headUuids).forUpdate().execute();
 }
 
+/** A report's version, and the rows that store it when it is new (`insertRows` parts). */
+export interface ReportVersion {
+  version: Version;
+  rows: TableRows[];
+}
+
 /**
- * The version a report on this head belongs to: the head's version with the same hash, or the next number.
- * Concurrent reports on one head take their versions in turn (`lockHeads`).
+ * The version a report on this head belongs to: the head's newest version with the same hash, or the next
+ * number, found in one statement. Concurrent reports on one head take their versions in turn (`lockHeads`).
  */
 export async function versionForReport(
   db: Db,
   projectUuid: string,
   headUuid: string,
   hash: string | undefined,
-): Promise<Version> {
+): Promise<ReportVersion> {
   await lockHeads(db, [headUuid]);
-  if (hash) {
-    const existing = await versionWithHash(db, projectUuid, headUuid, hash);
-    if (existing) return existing;
+  const { rows } = await sql<{ uuid: string | null; number: number | null; top: number | null }>`
+    select hashed.uuid, hashed.number, (select max(number) from head_version where head_uuid = ${headUuid}) as top
+    from (select 1 as one) as head
+    left join (
+      select v.uuid, v.number from version v
+      where v.project_uuid = ${projectUuid} and v.hash = ${hash ?? null}
+        and exists (select 1 from head_version hv where hv.head_uuid = ${headUuid} and hv.version_uuid = v.uuid)
+      order by v.number desc
+      limit 1
+    ) as hashed on true`.execute(db);
+  const found = rows[0];
+  if (found?.uuid) {
+    return {
+      version: { uuid: found.uuid, project_uuid: projectUuid, number: Number(found.number), hash: hash ?? null },
+      rows: [],
+    };
   }
-  const latest = await db
-    .selectFrom('head_version')
-    .select((eb) => eb.fn.max('number').as('number'))
-    .where('head_uuid', '=', headUuid)
-    .executeTakeFirst();
-  const top = latest?.number;
+  const top = found?.top;
   const version: Version = {
     uuid: randomUUID(),
     project_uuid: projectUuid,
     number: top === null || top === undefined ? 0 : Number(top) + 1,
     hash: hash ?? null,
   };
-  await db.insertInto('version').values(version).execute();
-  await db
-    .insertInto('head_version')
-    .values({ head_uuid: headUuid, version_uuid: version.uuid, number: version.number })
-    .execute();
-  return version;
+  return {
+    version,
+    rows: [
+      { table: 'version', rows: [version] },
+      { table: 'head_version', rows: [{ head_uuid: headUuid, version_uuid: version.uuid, number: version.number }] },
+    ],
+  };
 }
 
 /** Deletes a branch with its heads; fails on a foreign key while reports or thresholds use it. */

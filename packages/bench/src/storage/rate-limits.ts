@@ -68,11 +68,11 @@ export async function checkReportLimits(
 }
 
 /**
- * Counts a stored report and its metrics in its hour. Run last in the report's transaction: on PostgreSQL
- * the counter row stays locked to other reports of the project only until the commit that follows.
+ * The upsert that counts a stored report and its metrics in its hour. Run last in the report's transaction:
+ * on PostgreSQL the counter row stays locked to other reports of the project only until the commit that follows.
  */
-export async function countReportUsage(db: Db, projectUuid: string, metrics: number, now: number): Promise<void> {
-  await db
+export function reportUsageUpsert(db: Db, projectUuid: string, metrics: number, now: number) {
+  return db
     .insertInto('report_usage')
     .values({ project_uuid: projectUuid, hour: Math.floor(now / HOUR_MS), reports: 1, metrics })
     .onConflict((conflict) =>
@@ -80,8 +80,7 @@ export async function countReportUsage(db: Db, projectUuid: string, metrics: num
         reports: eb('report_usage.reports', '+', 1),
         metrics: eb('report_usage.metrics', '+', eb.ref('excluded.metrics')),
       })),
-    )
-    .execute();
+    );
 }
 
 /**
