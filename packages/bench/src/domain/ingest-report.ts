@@ -19,6 +19,7 @@ import {
   type Branch,
   type Db,
   type Dimension,
+  type Head,
   inTransaction,
   type Measure,
   type Project,
@@ -355,6 +356,7 @@ const countMetrics = (iterations: readonly AdapterResults[]) => {
 export interface IngestedReport {
   report: Selectable<ReportTable>;
   version: Version;
+  head: Head;
   shown: ShownDimension[];
   details: MetricDetail[];
   metrics: number;
@@ -389,7 +391,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
       const models = await activeModels(trx, branch, testbed);
       const dimensions = await reportDimensions(trx, project, iterations, now);
       // From here to the commit, other reports on this head wait (PostgreSQL): read what can be read before.
-      const { version, rows: versionRows } = await versionForReport(trx, project.uuid, headUuid, hash);
+      const { version, head, rows: versionRows } = await versionForReport(trx, project.uuid, headUuid, hash);
       const reportUuid = uuid7();
       const row: Selectable<ReportTable> = {
         uuid: reportUuid,
@@ -427,7 +429,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
       for (const [iteration, results] of iterations.entries())
         metrics += await storeIteration(context, iteration, results);
       await insertRows(trx, context.pending, reportUsageUpsert(trx, project.uuid, row.metric_count, now));
-      return { report: row, version, shown: context.shown, details: context.details, metrics };
+      return { report: row, version, head, shown: context.shown, details: context.details, metrics };
     }),
   );
 }

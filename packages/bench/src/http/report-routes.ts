@@ -96,6 +96,7 @@ export async function createReport(
   const loader = new ViewLoader(db, project);
   if (user) loader.remember('user', user);
   loader.remember('version', created.version);
+  loader.remember('head', created.head);
   for (const { table, row } of created.shown) loader.remember(table, row);
   const [json] = await renderReports(db, project, [created.report], true, loader, created.details);
   return json;

@@ -204,18 +204,20 @@ export async function updateStartPoint(
 }
 
 /**
- * Serialises the numbering of these heads' versions until the transaction ends: PostgreSQL locks the
- * heads' rows (without it, reports committed side by side read the same highest number and share it);
- * SQLite runs one writing transaction at a time already.
+ * Reads the heads, serialising the numbering of their versions until the transaction ends: PostgreSQL
+ * locks the heads' rows (without it, reports committed side by side read the same highest number and
+ * share it); SQLite runs one writing transaction at a time already.
  */
-export async function lockHeads(db: Db, headUuids: readonly string[]): Promise<void> {
-  if (headUuids.length === 0 || dialectOf(db as Kysely<unknown>) !== 'postgres') return;
-  await db.selectFrom('head').select('uuid').where('uuid', 'in', headUuids).forUpdate().execute();
+export async function lockHeads(db: Db, headUuids: readonly string[]): Promise<Head[]> {
+  if (headUuids.length === 0) return [];
+  const query = db.selectFrom('head').selectAll().where('uuid', 'in', headUuids);
+  return (dialectOf(db as Kysely<unknown>) === 'postgres' ? query.forUpdate() : query).execute();
 }
 
-/** A report's version, and the rows that store it when it is new (`insertRows` parts). */
+/** A report's version and head, and the rows that store the version when it is new (`insertRows` parts). */
 export interface ReportVersion {
   version: Version;
+  head: Head;
   rows: TableRows[];
 }
 
@@ -229,7 +231,8 @@ export async function versionForReport(
   headUuid: string,
   hash: string | undefined,
 ): Promise<ReportVersion> {
-  await lockHeads(db, [headUuid]);
+  const [head] = await lockHeads(db, [headUuid]);
+  if (!head) throw new Error(`head ${headUuid} not found`);
   const { rows } = await sql<{ uuid: string | null; number: number | null; top: number | null }>`
     select hashed.uuid, hashed.number, (select max(number) from head_version where head_uuid = ${headUuid}) as top
     from (select 1 as one) as head
@@ -242,10 +245,8 @@ export async function versionForReport(
     ) as hashed on true`.execute(db);
   const found = rows[0];
   if (found?.uuid) {
-    return {
-      version: { uuid: found.uuid, project_uuid: projectUuid, number: Number(found.number), hash: hash ?? null },
-      rows: [],
-    };
+    const version = { uuid: found.uuid, project_uuid: projectUuid, number: Number(found.number), hash: hash ?? null };
+    return { version, head, rows: [] };
   }
   const top = found?.top;
   const version: Version = {
@@ -256,6 +257,7 @@ export async function versionForReport(
   };
   return {
     version,
+    head,
     rows: [
       { table: 'version', rows: [version] },
       { table: 'head_version', rows: [{ head_uuid: headUuid, version_uuid: version.uuid, number: version.number }] },
