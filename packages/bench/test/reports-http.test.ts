@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { openBenchDatabase } from '../src/index.js';
+import { insertDimension } from '../src/storage/dimensions.js';
 import { at, type Bench, bmf, type Json, seedProject, startBench } from './harness.js';
 
 const fixture = (path: string) => readFileSync(`/work/shared/fixtures/bench-adapters/${path}`, 'utf8');
 
-describeEachDialect('bench reports over HTTP', ({ url }) => {
+describeEachDialect('bench reports over HTTP', ({ url, dialect }) => {
   let bench: Bench;
   beforeEach(async () => {
     bench = await startBench(url());
@@ -161,6 +163,32 @@ describeEachDialect('bench reports over HTTP', ({ url }) => {
     const reports = (await bench.json('GET', '/v0/projects/the-computer/reports?branch=race&per_page=20')) as Json[];
     const numbers = reports.map((report) => report.branch.head.version.number).sort((a, b) => a - b);
     expect(numbers).toEqual([...Array(11).keys()]);
+  });
+
+  it.skipIf(dialect === 'sqlite')('runs a report again when PostgreSQL aborts it to break a deadlock', async () => {
+    const project = await bench.json('GET', '/v0/projects/the-computer');
+    const [main] = await bench.json('GET', '/v0/projects/the-computer/branches?name=main');
+    const database = await openBenchDatabase(bench.databaseUrl);
+    class Rollback extends Error {}
+    let response: Promise<Response> | undefined;
+    try {
+      // This transaction holds the head; the report creates benchmark `fresh`, then waits for the head; this
+      // transaction then creates `fresh` too and waits for the report: PostgreSQL aborts the report, the first
+      // to wait, after its deadlock timeout (1 s), and this transaction rolls back once its insert goes through.
+      await database.db.transaction().execute(async (trx) => {
+        await trx.selectFrom('head').select('uuid').where('uuid', '=', main.head.uuid).forUpdate().execute();
+        response = post({ results: [bmf({ fresh: { latency: 1 } })] });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await insertDimension(trx, 'benchmark', { projectUuid: project.uuid, name: 'fresh', slug: 'fresh' });
+        throw new Rollback();
+      });
+    } catch (error) {
+      if (!(error instanceof Rollback)) throw error;
+    } finally {
+      await database.close();
+    }
+    expect((await response)?.status).toBe(201);
+    expect(await bench.json('GET', '/v0/projects/the-computer/benchmarks?name=fresh')).toHaveLength(1);
   });
 
   it('reuses the version of a hash and serves one metric', async () => {

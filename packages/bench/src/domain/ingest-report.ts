@@ -315,14 +315,18 @@ export const UNIQUE_VIOLATION = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE']);
 /**
  * Concurrent reports may race to create the same branch, testbed, benchmark or version (PostgreSQL runs
  * their transactions side by side): the loser rolls back and runs again, now finding the winner's rows.
+ * PostgreSQL may also break a deadlock by aborting one (a report creating a benchmark another is creating,
+ * while that one waits for the head this one reset): it runs again too.
  */
-async function retryOnUniqueConflict<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+const RETRIED = new Set([...UNIQUE_VIOLATION, '40P01']);
+
+async function retryOnConflict<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
       const code = (error as { code?: string }).code;
-      if (attempt >= attempts || !code || !UNIQUE_VIOLATION.has(code)) throw error;
+      if (attempt >= attempts || !code || !RETRIED.has(code)) throw error;
     }
   }
 }
@@ -380,7 +384,7 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
   const iterations = parseResults(adapter, report);
   if (report.start_point?.max_versions === 0) throw badRequest('start_point.max_versions must be at least 1');
 
-  return retryOnUniqueConflict(() =>
+  return retryOnConflict(() =>
     inTransaction(db, async (trx) => {
       if (input.limits) await checkReportLimits(trx, project.uuid, countMetrics(iterations), input.limits, now);
       const branch = await branchFor(trx, project, report, now);
