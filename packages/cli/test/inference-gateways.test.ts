@@ -35,7 +35,7 @@ async function ask(client: OpenAI, stream: boolean): Promise<number> {
 }
 
 describeEachDialect('two gateway processes on one database', ({ url }) => {
-  it('share one key budget: 200 concurrent requests never overdraw it and the stored use is what was served', async () => {
+  it('share one key budget: 200 concurrent requests never overdraw it, what one leaves the other spends, and the stored use is what was served', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'atrium-gateways-'));
     const upstream = await startFixedUpstream();
     const gateways: Served[] = [];
@@ -69,8 +69,25 @@ describeEachDialect('two gateway processes on one database', ({ url }) => {
         o.status === 'rejected' ? [o.reason as InstanceType<typeof OpenAI.APIError>] : [],
       );
       expect(refused.map((e) => [e.status, e.code])).toEqual(refused.map(() => [429, 'insufficient_quota']));
-      expect(served.length).toBeGreaterThanOrEqual(50);
+      expect(served.length).toBeGreaterThan(0);
+      // During the burst a request may be refused while the other process still holds part of its lease; each
+      // gives back what it did not use within a second. After that, one process alone spends the budget down
+      // to less than one request's reservation.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      for (let i = 0; ; i++) {
+        const answer = await ask(clients[0] as OpenAI, i % 2 === 1).catch((error: unknown) => error);
+        if (typeof answer === 'number') {
+          served.push(answer);
+          continue;
+        }
+        expect([(answer as OpenAI.APIError).status, (answer as OpenAI.APIError).code]).toEqual([
+          429,
+          'insufficient_quota',
+        ]);
+        break;
+      }
       const servedTokens = served.reduce((a, b) => a + b, 0);
+      expect(BUDGET - servedTokens).toBeLessThan(RESERVED);
       // Stopping gives each process's unused leases back to the database.
       expect(await Promise.all(gateways.splice(0).map((g) => g.stop()))).toEqual([0, 0]);
 
