@@ -80,10 +80,8 @@ describeEachDialect('two gateway processes on one database', ({ url }) => {
           served.push(answer);
           continue;
         }
-        expect([(answer as OpenAI.APIError).status, (answer as OpenAI.APIError).code]).toEqual([
-          429,
-          'insufficient_quota',
-        ]);
+        const refusal = answer as InstanceType<typeof OpenAI.APIError>;
+        expect([refusal.status, refusal.code]).toEqual([429, 'insufficient_quota']);
         break;
       }
       const servedTokens = served.reduce((a, b) => a + b, 0);
