@@ -206,11 +206,12 @@ export async function updateStartPoint(
 /**
  * Reads the heads, serialising the numbering of their versions until the transaction ends: PostgreSQL
  * locks the heads' rows (without it, reports committed side by side read the same highest number and
- * share it); SQLite runs one writing transaction at a time already.
+ * share it); SQLite runs one writing transaction at a time already. Rows are locked in uuid order, so two
+ * transactions locking overlapping sets (deleting reports whose version several heads share) cannot deadlock.
  */
 export async function lockHeads(db: Db, headUuids: readonly string[]): Promise<Head[]> {
   if (headUuids.length === 0) return [];
-  const query = db.selectFrom('head').selectAll().where('uuid', 'in', headUuids);
+  const query = db.selectFrom('head').selectAll().where('uuid', 'in', headUuids).orderBy('uuid');
   return (dialectOf(db as Kysely<unknown>) === 'postgres' ? query.forUpdate() : query).execute();
 }
 
