@@ -1,8 +1,9 @@
-// `npm run bench -- soak [seconds] [sqlite|postgres|both]`: all three services as real `atrium serve` processes
-// under a mixed workload at 16 connections each for `seconds` (default 150), on SQLite and on PostgreSQL.
-// Per service: requests, errors (non-2xx and socket errors), p50/p99, and the process RSS sampled every second
-// (at the end of warm-up, at the end, and the slope in between). A third argument, e.g. `bench` or
-// `bench,provenance`, runs only those services (for profiling one of them).
+// `npm run bench -- soak [seconds] [sqlite|postgres|both] [services] [alone|together|both]`: the services as real
+// `atrium serve` processes under a mixed workload at 16 connections each for `seconds` (default 150), on SQLite
+// and on PostgreSQL: each service alone on the machine in turn, then all of them at once (the fourth argument
+// picks one of the two). Per service: requests, errors (non-2xx and socket errors), p50/p99, and the process
+// RSS sampled every second (at the end of warm-up, at the end, and the slope in between). A third argument,
+// e.g. `bench` or `bench,provenance`, runs only those services.
 // Each service's load comes from its own process (as its users' would), and inference's fixed upstream runs in
 // another, so no service's latency includes time the generator spent on another service's responses.
 import { type ChildProcess, fork } from 'node:child_process';
@@ -17,7 +18,7 @@ import { type Dialect, postgresSchema, type Running, type Service, startService 
 import { bmfReport } from './lib/bench-service.js';
 import { percentile } from './lib/load.js';
 import { vacuumSeeded } from './lib/perf-dataset.js';
-import { rssBytes } from './lib/process-cpu.js';
+import { cpuMicros, postgresCpuMicros, rssBytes } from './lib/process-cpu.js';
 import type { BenchReport } from './lib/report.js';
 
 const CONNECTIONS = 16;
@@ -246,7 +247,9 @@ function next<T extends FromChild['type']>(child: ChildProcess, type: T): Promis
   });
 }
 
-async function soak(dialect: Dialect, seconds: number, upstream: string, only: Service[]) {
+type Run = 'alone' | 'together';
+
+async function soak(dialect: Dialect, seconds: number, upstream: string, only: Service[], run: Run) {
   const children = only.map((service) =>
     forkSelf({ ATRIUM_SOAK_SERVICE: service, ATRIUM_SOAK_DIALECT: dialect, ATRIUM_SOAK_UPSTREAM: upstream }),
   );
@@ -264,21 +267,32 @@ async function soak(dialect: Dialect, seconds: number, upstream: string, only: S
     sample();
     const sampler = setInterval(sample, SAMPLE_MS);
     const results = children.map((child) => next(child, 'result'));
+    const cpu = () => ({ services: pids.map(cpuMicros), postgres: dialect === 'postgres' ? postgresCpuMicros() : 0 });
+    const cpuBefore = cpu();
     for (const child of children) child.send({ type: 'go', seconds } satisfies ToChild);
     const outcomes = (await Promise.all(results)).map((result) => result.outcome);
+    const cpuAfter = cpu();
     clearInterval(sampler);
     sample();
+    const msPerRequest = (micros: number, requests: number) => Number((micros / 1000 / requests).toFixed(2));
     return outcomes.map((outcome, i) => {
       const points = samples[i] ?? [];
       const after = points.filter(([at]) => at >= warmUp);
       return {
         dialect,
+        run,
         service: only[i] as Service,
         requests: outcome.requests,
         'req/s': Math.round(outcome.average),
         errors: outcome.errors + outcome.non2xx + outcome.timeouts + (outcome.exited === undefined ? 0 : 1),
         'p50 ms': outcome.p50,
         'p99 ms': outcome.p99,
+        'CPU ms/req': msPerRequest((cpuAfter.services[i] ?? 0) - (cpuBefore.services[i] ?? 0), outcome.requests),
+        // All PostgreSQL processes' CPU: one service's alone, the sum of the services' together.
+        'PostgreSQL CPU ms/req':
+          dialect === 'postgres' && run === 'alone'
+            ? msPerRequest(cpuAfter.postgres - cpuBefore.postgres, outcome.requests)
+            : '',
         'RSS start MB': Math.round(points[0]?.[1] ?? 0),
         'RSS warm MB': Math.round(after[0]?.[1] ?? 0),
         'RSS end MB': Math.round(points.at(-1)?.[1] ?? 0),
@@ -338,23 +352,32 @@ export default async function soakBench(args: string[]): Promise<BenchReport> {
   const which = args[1] ?? 'both';
   const dialects: Dialect[] = which === 'both' ? ['sqlite', 'postgres'] : [which as Dialect];
   const only = (args[2]?.split(',') ?? ['inference', 'provenance', 'bench']) as Service[];
+  const runs: Run[] = args[3] === 'alone' || args[3] === 'together' ? [args[3]] : ['alone', 'together'];
   const upstream = await startUpstream();
   const rows = [];
   try {
-    for (const dialect of dialects) rows.push(...(await soak(dialect, seconds, upstream.url, only)));
+    for (const dialect of dialects) {
+      if (runs.includes('alone'))
+        for (const service of only) rows.push(...(await soak(dialect, seconds, upstream.url, [service], 'alone')));
+      if (runs.includes('together') && only.length > 1)
+        rows.push(...(await soak(dialect, seconds, upstream.url, only, 'together')));
+    }
   } finally {
     upstream.child.kill();
   }
   return {
-    title: `soak: ${seconds} s at ${CONNECTIONS} connections per service, all three services at once, each its own atrium serve process and load generator process`,
+    title: `soak: ${seconds} s at ${CONNECTIONS} connections per service, each service alone and all at once, each its own atrium serve process and load generator process`,
     columns: [
       'dialect',
+      'run',
       'service',
       'requests',
       'req/s',
       'errors',
       'p50 ms',
       'p99 ms',
+      'CPU ms/req',
+      'PostgreSQL CPU ms/req',
       'RSS warm MB',
       'RSS end MB',
       'MB/min after warm-up',
@@ -372,13 +395,15 @@ export default async function soakBench(args: string[]): Promise<BenchReport> {
     ),
     notes: [
       'goals: 0 errors, bench p99 < 100 ms, RSS flat after warm-up',
+      'alone: the service and its load generator have the machine to themselves (inference its fixed upstream too); together: all of them share its two cores',
+      'CPU ms/req: the service process (all its threads) per request answered; PostgreSQL CPU ms/req: every PostgreSQL server process, per request of the service running alone',
       `bench perf threads: ${process.env.ATRIUM_SOAK_PERF_THREADS ?? 'the default (2)'}`,
       `workloads: inference chat (plain and streamed) on a fixed-response upstream + /v1/models; bench, on a project with ${HISTORY} reports (on PostgreSQL vacuumed and analysed, as autovacuum keeps a live server's tables): report POST (${BENCHMARKS} benchmarks), perf (${BENCHMARKS} benchmarks over the last ${PERF_WINDOW} reports), alerts, reports, benchmarks; provenance nodes page, node detail, QueryBuilder, statistics`,
       ...rows
         .filter((row) => row.service === 'bench')
         .map(
           (row) =>
-            `bench on ${row.dialect}, server time by route, p50 / p99 ms: ${Object.entries(row.routes)
+            `bench on ${row.dialect} (${row.run}), server time by route, p50 / p99 ms: ${Object.entries(row.routes)
               .map(([route, time]) => `${route} ${time.p50} / ${time.p99}`)
               .join('; ')}`,
         ),

@@ -18,6 +18,20 @@ export function cpuMicros(pid: number): number {
   return nanos / 1000;
 }
 
+/** Microseconds of CPU used so far by every PostgreSQL server process on this machine (comm `postgres`). */
+export function postgresCpuMicros(): number {
+  let micros = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') micros += cpuMicros(Number(pid));
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return micros;
+}
+
 /** The process's resident set size in bytes. */
 export function rssBytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
