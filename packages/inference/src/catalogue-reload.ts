@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { Logger } from '@atrium/core';
+import { type Logger, RepeatingFailureLog } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import { type Catalogue, servedModelConfigs } from './catalogue.js';
 import { diffCatalogues, fingerprintOf, isNoChange } from './catalogue-diff.js';
@@ -32,7 +32,7 @@ export class CatalogueReloader {
   private queue: Promise<void> = Promise.resolve();
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
-  private unreachable = false;
+  private readonly pollFailures: RepeatingFailureLog;
   private polls = 0;
   private readonly processName = `${hostname()}:${process.pid}`;
   private readonly onHangup = () => void this.reload('SIGHUP');
@@ -43,7 +43,12 @@ export class CatalogueReloader {
     private readonly readConfig: () => InferenceConfig,
     private readonly logger: Logger,
     private seenVersion: number,
-  ) {}
+  ) {
+    this.pollFailures = new RepeatingFailureLog(logger, {
+      failed: 'reading the catalogue version failed',
+      recovered: 'reading the catalogue version works again',
+    });
+  }
 
   static async start(
     catalogue: Catalogue,
@@ -89,12 +94,10 @@ export class CatalogueReloader {
       version = await catalogueVersion(this.db);
       if (++this.polls % TOUCH_EVERY === 0) await touchProcessLoad(this.db, this.processName, Date.now());
     } catch (error) {
-      // Once per outage, not once a second.
-      if (!this.unreachable) this.logger.warn({ err: error }, 'reading the catalogue version failed');
-      this.unreachable = true;
+      this.pollFailures.failed(error);
       return;
     }
-    this.unreachable = false;
+    this.pollFailures.succeeded();
     if (version <= this.seenVersion) return;
     this.seenVersion = version;
     // Not awaited: polls, and the liveness touch `atrium inference reload` relies on, go on while an engine starts.

@@ -1,4 +1,4 @@
-import { DeliveryRounds, type Logger } from '@atrium/core';
+import { DeliveryRounds, type Logger, RepeatingFailureLog } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import {
   claimDelivery,
@@ -37,15 +37,19 @@ export class ChannelSender {
     private readonly db: Kysely<InferenceDatabase>,
     channels: readonly Channel[],
     private readonly config: AnnounceConfig,
-    private readonly logger: Pick<Logger, 'warn' | 'error'>,
+    private readonly logger: Pick<Logger, 'info' | 'warn' | 'error'>,
     private readonly clock: () => number = Date.now,
   ) {
     this.channels = new Map(channels.map((c) => [c.name, c]));
     // An attempt in progress keeps its delivery from the other processes well past its own time limit.
     this.leaseMs = Math.max(60_000, config.timeoutMs * 4);
+    const roundFailures = new RepeatingFailureLog(logger, {
+      failed: 'looking for announcement channel deliveries failed',
+      recovered: 'looking for announcement channel deliveries works again',
+    });
     this.rounds = new DeliveryRounds(
-      () => this.deliverDue(),
-      (error) => this.logger.error({ error: (error as Error).message }, 'announcement channel delivery stopped'),
+      () => this.deliverDue().then(() => roundFailures.succeeded()),
+      (error) => roundFailures.failed(error),
     );
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '@atrium/core';
+import { type Logger, RepeatingFailureLog } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { leaseSlots, renewSlots } from '../storage/slot-leases.js';
@@ -25,12 +25,18 @@ interface ResourceSlots {
 export class ConcurrencySlots {
   private readonly holder = randomUUID();
   private readonly resources = new Map<string, ResourceSlots>();
+  private readonly renewFailures: RepeatingFailureLog;
 
   constructor(
     private readonly db: Kysely<InferenceDatabase>,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    this.renewFailures = new RepeatingFailureLog(logger, {
+      failed: 'renewing concurrency slots failed',
+      recovered: 'renewing concurrency slots works again',
+    });
+  }
 
   private slotsOf(resourceId: string): ResourceSlots {
     let slots = this.resources.get(resourceId);
@@ -95,8 +101,9 @@ export class ConcurrencySlots {
         () => {
           slots.leased = target;
           slots.lastWrite = now;
+          this.renewFailures.succeeded();
         },
-        (error: unknown) => this.logger.error({ err: error }, 'renewing concurrency slots failed'),
+        (error: unknown) => this.renewFailures.failed(error),
       );
       slots.writing = write;
       writes.push(

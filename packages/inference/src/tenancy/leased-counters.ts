@@ -1,4 +1,4 @@
-import type { Logger } from '@atrium/core';
+import { type Logger, RepeatingFailureLog } from '@atrium/core';
 import { Lease } from './lease.js';
 
 /** The database side of a family of leases (keys' budgets, resources' credits and limits). */
@@ -29,13 +29,25 @@ export class LeasedCounters {
   private readonly leases = new Map<string, Lease>();
   /** Give-backs under way: a full sweep waits for them too. */
   private readonly releasing = new Set<Promise<void>>();
+  /** While the database is down, each sweep fails again: logged once, then once a minute with a count. */
+  private readonly releaseFailures: RepeatingFailureLog;
+  private readonly refillFailures: RepeatingFailureLog;
 
   constructor(
     private readonly windowed: readonly boolean[],
     private readonly store: LeaseStore,
-    private readonly logger: Logger,
+    logger: Logger,
     private readonly clock: () => number,
-  ) {}
+  ) {
+    this.releaseFailures = new RepeatingFailureLog(logger, {
+      failed: 'giving a lease back failed; retrying at the next sweep',
+      recovered: 'giving leases back works again',
+    });
+    this.refillFailures = new RepeatingFailureLog(logger, {
+      failed: 'refilling a lease ahead of need failed',
+      recovered: 'refilling leases ahead of need works again',
+    });
+  }
 
   get(id: string): Lease | undefined {
     return this.leases.get(id);
@@ -90,10 +102,16 @@ export class LeasedCounters {
   }
 
   private refillAhead(id: string, lease: Lease, window: number, need: readonly number[]): Promise<boolean> {
-    return this.refill(id, lease, window, need).catch((error: unknown) => {
-      this.logger.warn({ err: error }, 'refilling a lease ahead of need failed');
-      return false;
-    });
+    return this.refill(id, lease, window, need).then(
+      (refilled) => {
+        this.refillFailures.succeeded();
+        return refilled;
+      },
+      (error: unknown) => {
+        this.refillFailures.failed(error);
+        return false;
+      },
+    );
   }
 
   /** Gives leases back to the database: those older than a second, or all of them. */
@@ -129,9 +147,10 @@ export class LeasedCounters {
     if (!held) return;
     try {
       await this.store.release(id, held.window, held.amounts, lease.lastUse);
+      this.releaseFailures.succeeded();
     } catch (error) {
       lease.give(held.window, held.amounts);
-      this.logger.error({ err: error }, 'giving a lease back failed; retrying at the next sweep');
+      this.releaseFailures.failed(error);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Logger } from '@atrium/core';
+import { type Logger, RepeatingFailureLog } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { addJournalledUsage, dropJournalMark } from '../storage/usage.js';
@@ -27,6 +27,7 @@ export class UsageRecorder {
   private settled: ServedEntry[] = [];
   /** The last journal entry the database has. */
   private flushed = 0;
+  private readonly flushFailures: RepeatingFailureLog;
 
   /** `journalDir`: where journals live (created if its parent exists); without it, nothing survives a crash. */
   constructor(
@@ -37,6 +38,10 @@ export class UsageRecorder {
     orphanScanMs = 60_000,
   ) {
     this.journal = UsageJournal.create(journalDir);
+    this.flushFailures = new RepeatingFailureLog(logger, {
+      failed: 'usage flush failed; retrying',
+      recovered: 'usage flushes work again',
+    });
     this.timer = setInterval(() => void this.flush(), intervalMs);
     this.timer.unref();
     if (journalDir !== undefined) {
@@ -91,8 +96,9 @@ export class UsageRecorder {
           this.flushed = await addJournalledUsage(this.db, this.journal.id, (mark) => this.journal.after(mark));
           this.journal.forget(this.flushed);
         }
+        this.flushFailures.succeeded();
       } catch (error) {
-        this.logger.warn({ err: error }, 'usage flush failed; retrying');
+        this.flushFailures.failed(error);
       }
     });
     return this.flushing;

@@ -1,4 +1,4 @@
-import { closeGracefully } from '@atrium/core';
+import { closeGracefully, type Logger } from '@atrium/core';
 import { listen, silentLogger } from '@atrium/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../../src/index.js';
@@ -27,7 +27,7 @@ export interface MeteredGateway {
 }
 
 /** The gateway on database `url`, serving one model from a metering upstream. */
-export async function startMeteredGateway(url: string): Promise<MeteredGateway> {
+export async function startMeteredGateway(url: string, logger: Logger = silentLogger): Promise<MeteredGateway> {
   const upstream = await startMeteringUpstream();
   const database = await openInferenceDatabase(url);
   const config = inferenceConfigSchema.parse({
@@ -44,7 +44,7 @@ export async function startMeteredGateway(url: string): Promise<MeteredGateway> 
       },
     ],
   });
-  const app = await buildInferenceApp(config, { logger: silentLogger, dataDir: '/nonexistent', accessLog: false });
+  const app = await buildInferenceApp(config, { logger, dataDir: '/nonexistent', accessLog: false });
   const base = await listen(app);
   // Seeding hashes passwords (~0.1 s per account): keys without their own limits share one tenant.
   const shared = seedTenant(database.db, {}, Date.now());
