@@ -4,7 +4,7 @@ import { type ModelConfig, modelSchema } from '../src/config.js';
 import { estimateChatPromptTokens } from '../src/tenancy/estimate.js';
 import type { ChatRequest } from '../src/wire/chat.js';
 import { TOOLS_DISABLED_MESSAGE, validateChatRequest } from '../src/wire/chat-validation.js';
-import { classifyPart, isMediaUrlAllowed } from '../src/wire/content-parts.js';
+import { classifyPart, mediaUrlOf } from '../src/wire/content-parts.js';
 
 const model = (extra: Record<string, unknown> = {}): ModelConfig =>
   modelSchema.parse({
@@ -169,14 +169,29 @@ describe('content parts and media URLs', () => {
     expect(classifyPart(part)).toEqual(expected);
   });
 
+  const OFF_LIST = 'only data: URLs, or http(s) URLs on the configured allowlist, are accepted';
+  const USER_INFO = 'a media URL must not carry a user name or password (user:password@host)';
+  const AMBIGUOUS = 'a media URL must not contain backslashes or control characters';
   it.each([
-    ['data:image/png;base64,AA', true],
-    ['https://media.example.org/x', true],
-    ['http://media.example.org:8080/x', true],
-    ['https://media.example.org.evil.example/x', false],
-    ['ftp://media.example.org/x', false],
-    ['not a url', false],
-  ])('%s allowed: %s', (url, allowed) => {
-    expect(isMediaUrlAllowed(url, hosts)).toBe(allowed);
+    ['data:image/png;base64,AA', { url: 'data:image/png;base64,AA' }],
+    ['https://media.example.org/x', { url: 'https://media.example.org/x' }],
+    ['http://media.example.org:8080/x', { url: 'http://media.example.org:8080/x' }],
+    ['HTTPS://Media.Example.ORG:443/a b/../x.png?q=1 2', { url: 'https://media.example.org/x.png?q=1%202' }],
+    ['https://media.example.org.evil.example/x', { refused: OFF_LIST }],
+    ['https://media.example.org./x', { refused: OFF_LIST }],
+    ['ftp://media.example.org/x', { refused: OFF_LIST }],
+    ['file:///etc/passwd', { refused: OFF_LIST }],
+    ['not a url', { refused: OFF_LIST }],
+    ['http://media.example.org@127.0.0.1/x.png', { refused: USER_INFO }],
+    ['http://user:pw@media.example.org/x.png', { refused: USER_INFO }],
+    ['http://user@media.example.org/x.png', { refused: USER_INFO }],
+    ['http://:pw@media.example.org/x.png', { refused: USER_INFO }],
+    ['http://127.0.0.1 @media.example.org/x.png', { refused: USER_INFO }],
+    ['http://media.example.org\\@127.0.0.1/x.png', { refused: AMBIGUOUS }],
+    ['http://media.example.org/a\\b.png', { refused: AMBIGUOUS }],
+    ['http://media.exa\tmple.org/x.png', { refused: AMBIGUOUS }],
+    ['http://media.example.org\n@127.0.0.1/x.png', { refused: AMBIGUOUS }],
+  ])('%s → %j', (url, expected) => {
+    expect(mediaUrlOf(url, hosts)).toEqual(expected);
   });
 });

@@ -15,7 +15,7 @@ describe('inference log during a PostgreSQL outage', () => {
   const log = captureLog('info');
   beforeAll(async () => {
     cluster = await startThrowawayPostgres();
-    gateway = await startMeteredGateway(cluster.url, log.logger);
+    gateway = await startMeteredGateway(cluster.url, { logger: log.logger });
   }, 60_000);
   afterAll(async () => {
     await gateway?.close();

@@ -1,6 +1,6 @@
 import { HttpError } from '@atrium/core';
 import type { ModelConfig } from '../config.js';
-import { isMediaUrlAllowed } from '../wire/content-parts.js';
+import { mediaUrlOf } from '../wire/content-parts.js';
 import type { CountTokensRequest, ImageSource } from './wire.js';
 
 /** Anthropic's own limit on one image (decoded bytes). */
@@ -45,13 +45,9 @@ function checkImage(block: Block, param: string, context: ValidationContext) {
     }
   } else if (source?.type === 'url') {
     if (typeof source.url !== 'string') throw refuse(`${at}.url`, 'Field required (a string)');
-    if (!isMediaUrlAllowed(source.url, allowedMediaHosts)) {
-      throw refuse(
-        `${at}.url`,
-        'only data: URLs, or http(s) URLs on the configured allowlist, are accepted',
-        'media_url_not_allowed',
-      );
-    }
+    const media = mediaUrlOf(source.url, allowedMediaHosts);
+    if ('refused' in media) throw refuse(`${at}.url`, media.refused, 'media_url_not_allowed');
+    source.url = media.url;
   } else {
     throw refuse(`${at}.type`, "image sources are 'base64' or 'url' (file sources are not supported)");
   }
@@ -154,7 +150,8 @@ function checkTools(request: CountTokensRequest): void {
 /**
  * What the Messages API refuses before translation, with Anthropic-style parameter paths: content blocks of
  * the wrong type for their role, audio and video (accepted on /v1/chat/completions only), images the model
- * cannot see or that exceed 5 MB, media URLs off the allowlist, PDF documents, server tools.
+ * cannot see or that exceed 5 MB, media URLs off the allowlist, PDF documents, server tools. Image URLs are
+ * replaced by their normalised form (see `mediaUrlOf`), which is what the model server gets.
  */
 export function validateMessages(request: CountTokensRequest, context: ValidationContext): void {
   if (Array.isArray(request.system)) checkBlocks(request.system, SYSTEM_BLOCKS, 'system', context);

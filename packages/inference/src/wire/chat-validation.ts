@@ -1,7 +1,7 @@
 import { HttpError } from '@atrium/core';
 import type { ModelConfig } from '../config.js';
 import { type ChatRequest, type ContentPart, requestedOutputTokens } from './chat.js';
-import { classifyPart, isMediaUrlAllowed } from './content-parts.js';
+import { classifyPart, mediaUrlOf, replacePartUrl } from './content-parts.js';
 
 /** vLLM's wording, which agent clients recognise, for tools sent to a model served without tool parsing. */
 export const TOOLS_DISABLED_MESSAGE =
@@ -12,13 +12,16 @@ const BYTES_PER_TOKEN = 4;
 
 const partParam = (m: number, p: number) => `messages[${m}].content[${p}]`;
 
-function checkContent(request: ChatRequest, model: ModelConfig, allowedHosts: ReadonlySet<string>): void {
+/** Checks every content part; media URLs are replaced by their normalised form. Answers whether one changed. */
+function checkContent(request: ChatRequest, model: ModelConfig, allowedHosts: ReadonlySet<string>): boolean {
+  let changed = false;
   const messages = request.messages;
   for (let m = 0; m < messages.length; m++) {
     const content = messages[m]?.content;
     if (!Array.isArray(content)) continue;
     for (let p = 0; p < content.length; p++) {
-      const classified = classifyPart(content[p] as ContentPart);
+      const part = content[p] as ContentPart;
+      const classified = classifyPart(part);
       if ('refused' in classified)
         throw new HttpError(400, 'invalid_content_part', `${partParam(m, p)}: ${classified.refused}`, partParam(m, p));
       if (!model.modalities.includes(classified.modality)) {
@@ -29,16 +32,17 @@ function checkContent(request: ChatRequest, model: ModelConfig, allowedHosts: Re
           partParam(m, p),
         );
       }
-      if (classified.url !== undefined && !isMediaUrlAllowed(classified.url, allowedHosts)) {
-        throw new HttpError(
-          400,
-          'media_url_not_allowed',
-          `${partParam(m, p)}: only data: URLs are accepted for media, or http(s) URLs on the configured allowlist`,
-          partParam(m, p),
-        );
+      if (classified.url === undefined) continue;
+      const media = mediaUrlOf(classified.url, allowedHosts);
+      if ('refused' in media)
+        throw new HttpError(400, 'media_url_not_allowed', `${partParam(m, p)}: ${media.refused}`, partParam(m, p));
+      if (media.url !== classified.url) {
+        replacePartUrl(part, media.url);
+        changed = true;
       }
     }
   }
+  return changed;
 }
 
 function checkTools(request: ChatRequest, model: ModelConfig): void {
@@ -96,7 +100,8 @@ function checkContextLength(request: ChatRequest, model: ModelConfig, promptEsti
 }
 
 /**
- * Everything the gateway can refuse before a request reaches a model server. `promptEstimate` is the request's
+ * Everything the gateway can refuse before a request reaches a model server. Media URLs are normalised in
+ * `request` (see `mediaUrlOf`); the answer says whether that changed it, so its JSON text is no longer what to send. `promptEstimate` is the request's
  * upper prompt estimate (`estimateChatPromptTokens`, about its UTF-8 bytes), the one the budget reserves; the
  * context check takes the typical 4 bytes per token of it, and the model server enforces the exact limit.
  */
@@ -105,7 +110,7 @@ export function validateChatRequest(
   model: ModelConfig,
   allowedHosts: ReadonlySet<string>,
   promptEstimate: number,
-): void {
+): boolean {
   if (request.stream_options != null && request.stream !== true) {
     throw new HttpError(
       400,
@@ -116,6 +121,7 @@ export function validateChatRequest(
   }
   checkUnboundedFields(request);
   checkTools(request, model);
-  checkContent(request, model, allowedHosts);
+  const changed = checkContent(request, model, allowedHosts);
   checkContextLength(request, model, promptEstimate);
+  return changed;
 }

@@ -26,14 +26,24 @@ export interface MeteredGateway {
   close(): Promise<void>;
 }
 
+export interface MeteredGatewayOptions {
+  logger?: Logger;
+  /** Hosts whose http(s) media URLs are forwarded (`media.allowedHosts`). */
+  allowedMediaHosts?: string[];
+}
+
 /** The gateway on database `url`, serving one model from a metering upstream. */
-export async function startMeteredGateway(url: string, logger: Logger = silentLogger): Promise<MeteredGateway> {
+export async function startMeteredGateway(
+  url: string,
+  { logger = silentLogger, allowedMediaHosts = [] }: MeteredGatewayOptions = {},
+): Promise<MeteredGateway> {
   const upstream = await startMeteringUpstream();
   const database = await openInferenceDatabase(url);
   const config = inferenceConfigSchema.parse({
     port: 0,
     database: url,
     auth: { demo: false },
+    media: { allowedHosts: allowedMediaHosts },
     models: [
       {
         id: METERED_MODEL,

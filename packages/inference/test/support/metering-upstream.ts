@@ -29,6 +29,8 @@ function embeddingTokens(input: unknown): number {
 export interface MeteringUpstream extends FixedUpstream {
   /** The total tokens reported for each answered generation request, in order. */
   reported: number[];
+  /** The body of each request received, in order. */
+  bodies: string[];
 }
 
 /**
@@ -38,7 +40,9 @@ export interface MeteringUpstream extends FixedUpstream {
  */
 export async function startMeteringUpstream(): Promise<MeteringUpstream> {
   const reported: number[] = [];
+  const bodies: string[] = [];
   const respond = (request: IncomingMessage, text: string, response: ServerResponse) => {
+    bodies.push(text);
     const body = JSON.parse(text) as Body;
     const json = (value: unknown) => {
       response.writeHead(200, { 'content-type': 'application/json' });
@@ -98,5 +102,5 @@ export async function startMeteringUpstream(): Promise<MeteringUpstream> {
     );
   };
   const upstream = await startFixedUpstream(respond);
-  return { ...upstream, reported };
+  return { ...upstream, reported, bodies };
 }
