@@ -9,7 +9,7 @@ import { createOrganization } from './storage/organizations.js';
 import { findProject } from './storage/projects.js';
 import { type Db, inTransaction, type User } from './storage/types.js';
 import { countUsers, createUser, findUserByEmail } from './storage/users.js';
-import { parseResourceId, slugify } from './wire/slug.js';
+import { isSlug, parseResourceId, slugify } from './wire/slug.js';
 
 /** Operator tasks behind `atrium bench admin`, usable before sign-up flows exist. */
 
@@ -22,6 +22,7 @@ export async function createUserAccount(
   input: { name: string; email: string; slug?: string | undefined; admin?: boolean | undefined },
 ): Promise<User> {
   if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw new HttpError(400, 'bad_request', 'invalid email address');
+  if (input.slug !== undefined && !isSlug(input.slug)) throw new HttpError(400, 'bad_request', 'invalid slug');
   return inTransaction(db, async (trx) => {
     if (await findUserByEmail(trx, input.email)) throw new HttpError(409, 'conflict', 'a user with this email exists');
     const admin = input.admin === true || (await countUsers(trx)) === 0;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { MAX_PERMUTATIONS } from '../domain/perf-query.js';
 import type { BenchContext } from '../http/context.js';
 import { findProject } from '../storage/projects.js';
-import { parseResourceId } from '../wire/slug.js';
+import { isResourceId, parseResourceId } from '../wire/slug.js';
 import { type Asset, loadAssets, staticImports } from './assets.js';
 import { consoleShell, type ShellMeta } from './shell.js';
 
@@ -54,16 +54,19 @@ function perfApiQuery(params: URLSearchParams): string | undefined {
 
 /** The public perf page's title, preview image and data (public projects only: a private one looks missing). */
 async function perfMeta(context: BenchContext, projectId: string, search: string): Promise<ShellMeta> {
-  const project = await findProject(context.database.db, parseResourceId(projectId));
+  const project = isResourceId(projectId)
+    ? await findProject(context.database.db, parseResourceId(projectId))
+    : undefined;
   if (project?.visibility !== 'public') return { title: 'Project Not Found' };
+  const api = `/v0/projects/${encodeURIComponent(project.slug)}`;
   const params = new URLSearchParams(search);
   const plotted = DIMENSIONS.every((name) => params.get(name));
   const data = perfApiQuery(params);
   return {
     title: `📈 ${project.name}`,
     description: `View ${project.name} continuous benchmarking results and performance regressions`,
-    image: plotted ? `/v0/projects/${project.slug}/perf/img${search}` : undefined,
-    data: data === undefined ? undefined : `/v0/projects/${project.slug}/perf?${data}`,
+    image: plotted ? `${api}/perf/img${search}` : undefined,
+    data: data === undefined ? undefined : `${api}/perf?${data}`,
   };
 }
 

@@ -16,7 +16,7 @@ import { ViewLoader } from '../views/loader.js';
 import { jsonDimension, jsonMeasure, jsonTestbed } from '../wire/json.js';
 import { branchNameProblem, MAX_BRANCH_NAME, resourceNameProblem } from '../wire/names.js';
 import { type PaginationQuery, pageOf } from '../wire/pagination.js';
-import { parseNameId, parseResourceId, slugify } from '../wire/slug.js';
+import { parseNameId, parseResourceId, slugForName } from '../wire/slug.js';
 import { projectFor } from './access.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
@@ -56,7 +56,7 @@ const KINDS: DimensionKind[] = [
         {
           projectUuid: project.uuid,
           name: body.name,
-          slug: body.slug ?? slugify(body.name),
+          slug: body.slug ?? slugForName(body.name),
           startPoint: body.start_point,
         },
         parseNameId,
@@ -151,7 +151,7 @@ function registerKind(app: FastifyInstance, context: BenchContext, kind: Dimensi
           throw new HttpError(409, 'conflict', `${kind.label} (${body.name.slice(0, 300)}) already exists`);
         }
         if (kind.create) return kind.create(trx, project, body);
-        const slug = body.slug ?? (slugify(body.name) || kind.table);
+        const slug = body.slug ?? slugForName(body.name);
         const extra = body.units === undefined ? undefined : { units: body.units };
         return conflictOnConstraint(
           insertDimension(trx, kind.table, { projectUuid: project.uuid, name: body.name, slug, extra }),

@@ -12,7 +12,7 @@ import {
 import { countMetrics } from '../storage/usage.js';
 import { jsonOrganization } from '../wire/json.js';
 import { type PaginationQuery, pageOf } from '../wire/pagination.js';
-import { parseResourceId, slugify } from '../wire/slug.js';
+import { parseResourceId, slugForName } from '../wire/slug.js';
 import { toDateTime } from '../wire/time.js';
 import { organizationFor } from './access.js';
 import { requireUser } from './auth.js';
@@ -64,7 +64,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, context: BenchC
     { schema: { body: newOrganization } },
     async (request, reply) => {
       const user = await requireUser(context, request);
-      const slug = request.body.slug ?? slugify(request.body.name);
+      const slug = request.body.slug ?? slugForName(request.body.name);
       const organization = await conflictOnConstraint(
         createOrganization(db, { name: request.body.name, slug, leader: user.uuid }),
         'Organization',

@@ -6,7 +6,7 @@ import { checkProjectLimit } from '../storage/rate-limits.js';
 import type { Project } from '../storage/types.js';
 import { jsonProject } from '../wire/json.js';
 import { type PaginationQuery, pageOf } from '../wire/pagination.js';
-import { slugify } from '../wire/slug.js';
+import { slugForName } from '../wire/slug.js';
 import { organizationFor, projectFor } from './access.js';
 import { actorOf, requireUser } from './auth.js';
 import type { BenchContext } from './context.js';
@@ -83,7 +83,7 @@ export function registerProjectRoutes(app: FastifyInstance, context: BenchContex
           createProject(trx, {
             organizationUuid: organization.uuid,
             name,
-            slug: request.body.slug ?? (slugify(name) || 'project'),
+            slug: request.body.slug ?? slugForName(name),
             url: request.body.url ?? null,
             visibility: request.body.visibility ?? 'public',
             maintainer: user.uuid,

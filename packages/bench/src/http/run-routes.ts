@@ -7,13 +7,13 @@ import { claimOrganization, createOrganization } from '../storage/organizations.
 import { createProject, findProject } from '../storage/projects.js';
 import { countAnonymousCreation } from '../storage/rate-limits.js';
 import type { Project } from '../storage/types.js';
-import { isSlug, isUuid, parseResourceId } from '../wire/slug.js';
+import { isUuid, parseResourceId } from '../wire/slug.js';
 import { actorUser, projectFor } from './access.js';
 import { type Actor, actorOf } from './auth.js';
 import type { BenchContext } from './context.js';
 import { badRequest, notFound } from './problems.js';
 import { createReport } from './report-routes.js';
-import { newReportProperties, nullable } from './schemas.js';
+import { newReportProperties, nullable, resourceIdField } from './schemas.js';
 
 type RunBody = Omit<NewReport, 'branch' | 'testbed'> & {
   project?: string | null;
@@ -31,7 +31,7 @@ const runSchema = {
     ...newReportProperties,
     branch: nullable(newReportProperties.branch),
     testbed: nullable(newReportProperties.testbed),
-    project: nullable({ type: 'string', minLength: 1, maxLength: 64 }),
+    project: nullable(resourceIdField),
     context: nullable({ type: 'object', maxProperties: 64, additionalProperties: { type: 'string', maxLength: 1024 } }),
     idempotency_key: nullable({ type: 'string', format: 'uuid' }),
   },
@@ -110,7 +110,7 @@ export function registerRunRoutes(app: FastifyInstance, context: BenchContext): 
     } else if (existing) {
       project = (await projectFor(context, request, lookup, 'create')).project;
     } else {
-      if (projectId !== undefined && (isUuid(projectId) || !isSlug(projectId))) throw notFound('Project', projectId);
+      if (projectId !== undefined && isUuid(projectId)) throw notFound('Project', projectId);
       if (ciForbidsOnTheFly(runContext)) {
         throw badRequest('Creating a project on the fly in CI requires --ci-on-the-fly.');
       }

@@ -1,14 +1,22 @@
 import { PERMISSIONS } from '../auth/permissions.js';
 import { paginationProperties } from '../wire/pagination.js';
+import { MAX_SLUG_LENGTH, RESOURCE_ID_PATTERN, SLUG_PATTERN } from '../wire/slug.js';
 
 /** JSON schemas shared by the routes (and published by `/v0/server/spec`). */
 
 export const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: 'null' }] });
 
+/** Bencher's `Slug`: what `slugify` leaves unchanged, 1 to 64 characters. */
+export const slugField = { type: 'string', minLength: 1, maxLength: MAX_SLUG_LENGTH, pattern: SLUG_PATTERN };
+
+/** Bencher's `ResourceId`: a UUID or a slug; anything else is refused (400) before any lookup. */
+export const resourceIdField = { ...slugField, pattern: RESOURCE_ID_PATTERN };
+
+/** Every path parameter names its resource by UUID or slug. */
 export const pathParams = (...names: string[]) => ({
   type: 'object',
   required: names,
-  properties: Object.fromEntries(names.map((name) => [name, { type: 'string', minLength: 1, maxLength: 1024 }])),
+  properties: Object.fromEntries(names.map((name) => [name, resourceIdField])),
 });
 
 /** `/…/{resource}/allowed/{permission}`: the permission must be one of Bencher's nine. */
@@ -48,7 +56,6 @@ export const nameIdFilter = textFilter;
 export const archivedFilter = { type: 'boolean' };
 
 export const resourceName = { type: 'string', minLength: 1, maxLength: 64 };
-export const slugField = { type: 'string', minLength: 1, maxLength: 64 };
 export const nameId = { type: 'string', minLength: 1, maxLength: 1024 };
 
 export const modelFields = {
