@@ -50,6 +50,12 @@ export const benchConfigSchema = z
           .default(30 * 24 * 3600),
         /** Lifetime of the emailed confirmation link; Bencher's is 30 minutes. */
         confirmTtlSeconds: z.number().int().positive().default(1800),
+        /** Lifetime of an organisation invitation (Bencher's is u32::MAX seconds); it also works only once. */
+        inviteTtlSeconds: z
+          .number()
+          .int()
+          .positive()
+          .default(7 * 24 * 3600),
         /** Sign-up and log-in requests per email address per hour, then 429. */
         loginsPerEmailPerHour: z.number().int().positive().default(10),
         /** Sign-up and log-in requests per client address per hour, then 429 (behind a proxy: the proxy's). */

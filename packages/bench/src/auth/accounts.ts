@@ -1,9 +1,10 @@
 import { HttpError } from '@atrium/core';
 import type { Kysely } from 'kysely';
-import { addMember } from '../storage/members.js';
+import { findInvitation, invitationProblem, useInvitation } from '../storage/invitations.js';
+import { addMember, lockOrganization } from '../storage/members.js';
 import { claimOrganization, createOrganization, findOrganization, organizationRole } from '../storage/organizations.js';
 import type { BenchDatabase } from '../storage/schema.js';
-import type { Db, Organization, User } from '../storage/types.js';
+import { type Db, inTransaction, type Organization, type User } from '../storage/types.js';
 import { countUsers, createUser, findUserByEmail } from '../storage/users.js';
 import { slugify, suffixedSlug } from '../wire/slug.js';
 import type { Invite } from './invites.js';
@@ -57,7 +58,7 @@ export async function signUp(
     if (joining.kind === 'personal') {
       await createOrganization(trx, { name: account.name, slug, leader: created.uuid }, now);
     } else if (joining.kind === 'invite') {
-      await addMember(trx, joining.invite.organization, created.uuid, joining.invite.role, now);
+      await joinByInvite(trx, created.uuid, joining.invite, now);
     }
     return created;
   });
@@ -68,9 +69,27 @@ export async function signUp(
   return user;
 }
 
-/** Makes an existing user a member as the invitation offers (nothing when they already are one). */
-export async function acceptInvite(db: Db, user: User, invite: Invite, now = Date.now()): Promise<void> {
+export const invalidInvitation = (reason: string) =>
+  new HttpError(400, 'bad_request', `Failed to validate the invitation: ${reason}.`);
+
+/** Uses the invitation up and makes the user a member with the role it offers, in the caller's transaction. */
+async function joinByInvite(trx: Db, userUuid: string, invite: Invite, now: number): Promise<void> {
+  if (!(await useInvitation(trx, invite.uuid, now))) {
+    throw invalidInvitation(invitationProblem(await findInvitation(trx, invite.uuid), now) ?? 'it was just used');
+  }
+  await addMember(trx, invite.organization, userUuid, invite.role, now);
+}
+
+/**
+ * Makes an existing user a member as the invitation offers, if it is still pending (400 otherwise); false, and
+ * the invitation left as it is, when they already are a member.
+ */
+export async function acceptInvite(db: Db, user: User, invite: Invite, now = Date.now()): Promise<boolean> {
   await organizationToJoin(db, invite.organization, false);
-  if (await organizationRole(db, invite.organization, user.uuid)) return;
-  await addMember(db, invite.organization, user.uuid, invite.role, now);
+  return inTransaction(db, async (trx) => {
+    await lockOrganization(trx, invite.organization);
+    if (await organizationRole(trx, invite.organization, user.uuid)) return false;
+    await joinByInvite(trx, user.uuid, invite, now);
+    return true;
+  });
 }

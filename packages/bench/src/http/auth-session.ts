@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { HttpError } from '@atrium/core';
+import { invalidInvitation } from '../auth/accounts.js';
 import type { Invite } from '../auth/invites.js';
 import { readInvite } from '../auth/invites.js';
 import { mintSessionToken, type Signer } from '../auth/session-tokens.js';
@@ -29,10 +30,13 @@ export function sessionFor(context: BenchContext, user: User, nowMs: number) {
   };
 }
 
-/** The invitation a sign-up or log-in carries, which must be addressed to that email. */
+/**
+ * The invitation a sign-up, log-in or acceptance carries, which must be addressed to that email; whether it is
+ * still pending is checked as it is used.
+ */
 export function invitationFor(context: BenchContext, token: string, email: string, nowMs: number): Invite {
   const check = readInvite(token, signerOf(context), Math.floor(nowMs / 1000));
-  if (!check.ok) throw new HttpError(400, 'bad_request', `Failed to validate the invitation: ${check.reason}.`);
+  if (!check.ok) throw invalidInvitation(check.reason);
   if (check.invite.email.toLowerCase() !== email.toLowerCase()) {
     throw new HttpError(403, 'forbidden', 'This invitation was sent to another email address.');
   }

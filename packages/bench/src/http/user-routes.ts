@@ -6,6 +6,7 @@ import type { PaginationQuery } from '../wire/pagination.js';
 import { userFor } from './access.js';
 import { requireUser } from './auth.js';
 import type { BenchContext } from './context.js';
+import { requestEmailChange } from './email-change-routes.js';
 import { sendList } from './list-reply.js';
 import { conflictOnConstraint, notFound } from './problems.js';
 import { emailField, listQuery, nullable, pathParams, resourceName, slugField } from './schemas.js';
@@ -40,16 +41,16 @@ function changesOf(patch: UserPatch): UserChanges {
   const changes: UserChanges = {};
   if (patch.name != null) changes.name = patch.name;
   if (patch.slug != null) changes.slug = patch.slug;
-  if (patch.email != null) changes.email = patch.email;
   if (patch.admin != null) changes.admin = patch.admin ? 1 : 0;
   if (patch.locked != null) changes.locked = patch.locked ? 1 : 0;
   return changes;
 }
 
 /**
- * `/v0/users/{user}` and its deprecated API tokens. Bencher replaced user tokens with user API keys
- * (`/v0/users/{user}/keys`): creating one answers 403, and as none can exist the list is empty and
- * every single token is 404.
+ * `/v0/users/{user}` and its deprecated API tokens. A new `email` waits for confirmation from that address
+ * (`email-change-routes.ts`): the answer shows the address unchanged, as it still is. Bencher replaced user tokens
+ * with user API keys (`/v0/users/{user}/keys`): creating one answers 403, and as none can exist the list is empty
+ * and every single token is 404.
  */
 export function registerUserRoutes(app: FastifyInstance, context: BenchContext): void {
   const { db } = context.database;
@@ -69,7 +70,9 @@ export function registerUserRoutes(app: FastifyInstance, context: BenchContext):
         throw new HttpError(403, 'forbidden', 'Only server admins may change whether a user is an admin or locked.');
       }
       await conflictOnConstraint(updateUser(db, user.uuid, changes), 'User');
-      return jsonUser({ ...user, ...changes });
+      const updated = { ...user, ...changes };
+      if (request.body.email != null) await requestEmailChange(context, updated, request.body.email);
+      return jsonUser(updated);
     },
   );
 

@@ -9,6 +9,8 @@ export interface InvitationText {
   role: string;
   token: string;
   consoleUrl: string;
+  /** Unix milliseconds. */
+  expires: number;
 }
 
 /** The invitation email, as Bencher words it, with the code for `atrium bench auth accept`. */
@@ -24,6 +26,7 @@ export function invitationMessage(invite: InvitationText): Message {
       `${invite.inviter.name} (${invite.inviter.email}) invites you to join ${invite.organization} as a ${invite.role}.`,
       `Accept at ${link.href}`,
       `or with: atrium bench auth accept ${invite.token}`,
+      `The invitation works once, until ${new Date(invite.expires).toISOString()}.`,
       '',
       `Invite code: ${invite.token}`,
     ].join('\n'),

@@ -226,7 +226,30 @@ export interface ReportUsageTable {
   metrics: number;
 }
 
+/** An invitation to an organisation; `uuid` is the `jti` of the invitation JWT. */
+export interface InvitationTable {
+  uuid: string;
+  organization_uuid: string;
+  email: string;
+  role: 'leader' | 'member';
+  inviter_uuid: string;
+  created: number;
+  expires: number;
+  state: 'pending' | 'used' | 'revoked';
+}
+
+/** A user's new e-mail address, waiting for its confirmation; `uuid` is the `jti` of the emailed token. */
+export interface EmailChangeTable {
+  uuid: string;
+  user_uuid: string;
+  email: string;
+  created: number;
+  expires: number;
+}
+
 export interface BenchDatabase {
+  invitation: InvitationTable;
+  email_change: EmailChangeTable;
   anonymous_creation: AnonymousCreationTable;
   report_usage: ReportUsageTable;
   outbox: OutboxTable;

@@ -11,6 +11,7 @@ import { headVersionNumberMigration } from './0009_head_version_number.js';
 import { reportListMigration } from './0010_report_list.js';
 import { metricReportMigration } from './0011_metric_report.js';
 import { reportUsageMigration } from './0012_report_usage.js';
+import { invitationsEmailChangesMigration } from './0013_invitations_email_changes.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
@@ -25,4 +26,5 @@ export const benchMigrations: Migrations = {
   '0010_report_list': reportListMigration,
   '0011_metric_report': metricReportMigration,
   '0012_report_usage': reportUsageMigration,
+  '0013_invitations_email_changes': invitationsEmailChangesMigration,
 };
