@@ -12,15 +12,15 @@ export const UI_MODEL = 'acme/chat';
 
 export interface UiApp<T> {
   base: string;
-  /** The SQLite database the app runs on. */
+  /** The database the app runs on. */
   url: string;
   seeded: T;
   close(): Promise<void>;
 }
 
 /**
- * The inference app on a fresh SQLite file seeded by `seed`, serving `acme/chat` from a fixed upstream, with
- * `config` merged into its configuration.
+ * The inference app on a fresh SQLite file (or on `config.database`) seeded by `seed`, serving `acme/chat` from a
+ * fixed upstream, with `config` merged into its configuration.
  */
 export async function startUiApp<T>(
   seed: (db: Kysely<InferenceDatabase>) => Promise<T>,
@@ -28,7 +28,7 @@ export async function startUiApp<T>(
   logger: Logger = silentLogger,
 ): Promise<UiApp<T>> {
   const dir = mkdtempSync(join(tmpdir(), 'atrium-ui-'));
-  const url = `sqlite:${join(dir, 'inference.db')}`;
+  const url = (config.database as string | undefined) ?? `sqlite:${join(dir, 'inference.db')}`;
   const seeding = await openInferenceDatabase(url);
   const seeded = await seed(seeding.db);
   await seeding.close();
