@@ -58,7 +58,7 @@ export default async function benchAuth(args: string[]): Promise<BenchReport> {
   const rows: Record<string, string | number>[] = [];
 
   const server = await startServer(dialect, users, {
-    loginsPerEmailPerHour: 1_000_000,
+    loginsPerMailboxPerAddressPerHour: 1_000_000,
     loginsPerAddressPerHour: 1_000_000,
   });
   const times: number[] = [];
@@ -118,7 +118,7 @@ export default async function benchAuth(args: string[]): Promise<BenchReport> {
     columns: ['measurement', 'p50', 'p99', 'result'],
     rows,
     notes: [
-      'goal: round trip p99 < 20 ms on SQLite; guard: 10 per email and 100 per client address per hour, then 429',
+      'goal: round trip p99 < 20 ms on SQLite; guard: 10 per mailbox from one address and 100 per client address per hour, then 429',
     ],
     data: { roundTripMs: times },
   };

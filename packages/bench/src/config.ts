@@ -56,10 +56,17 @@ export const benchConfigSchema = z
           .int()
           .positive()
           .default(7 * 24 * 3600),
-        /** Sign-up and log-in requests per email address per hour, then 429. */
-        loginsPerEmailPerHour: z.number().int().positive().default(10),
         /** Sign-up and log-in requests per client address per hour, then 429 (behind a proxy: the proxy's). */
         loginsPerAddressPerHour: z.number().int().positive().default(100),
+        /** … per mailbox (lower-cased, without `+tag`) from one client address per hour, then 429. */
+        loginsPerMailboxPerAddressPerHour: z.number().int().positive().default(10),
+        /**
+         * … per mailbox per hour from client addresses that have not followed a link for it within a session's
+         * lifetime (strangers), then 429; the owner at an address they signed in from is never held by it.
+         */
+        loginsPerMailboxPerHour: z.number().int().positive().default(20),
+        /** … for all mailboxes per hour from such addresses: the most mail strangers can cause, then 429. */
+        loginsPerHour: z.number().int().positive().default(1000),
         /** GitHub OAuth 2.0; the base URLs change for GitHub Enterprise (and for tests). */
         github: z
           .strictObject({

@@ -14,7 +14,8 @@ const CONSOLE = 'http://console.test';
 /**
  * Google's side played by `oidc-provider` (a certified OpenID Connect provider) on loopback: discovery, its own
  * log-in and consent pages driven in Chromium, the code exchange and userinfo. The browser's last redirect, to the
- * console's return page, is read off the request (the console is not running here) and posted as the console would.
+ * console's return page, is read off the request (the console is not running here) and posted as the console would,
+ * with the cookie the start of the sign-in set.
  */
 describe.skipIf(!chromiumAvailable)('bench OAuth sign-in with Google (OpenID Connect) against a local provider', () => {
   let dir: string;
@@ -67,7 +68,9 @@ describe.skipIf(!chromiumAvailable)('bench OAuth sign-in with Google (OpenID Con
 
   /** Authorization URL from the API, the provider's pages in the browser, then the code posted back. */
   async function signIn(login: string) {
-    const { url: authorize } = await bench.json('GET', '/v0/auth/google');
+    const started = await bench.call('GET', '/v0/auth/google');
+    const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const { url: authorize } = (await started.json()) as Json;
     expect(authorize).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/auth\?client_id=bench-google&/);
     const context = await browser.newContext();
     try {
@@ -80,8 +83,10 @@ describe.skipIf(!chromiumAvailable)('bench OAuth sign-in with Google (OpenID Con
       const back = page.waitForRequest((request) => request.url().startsWith(`${CONSOLE}/auth/google?`));
       await page.getByRole('button', { name: 'Continue' }).click();
       const returned = new URL((await back).url());
-      return bench.call('POST', '/v0/auth/google', {
-        body: { code: returned.searchParams.get('code'), state: returned.searchParams.get('state') },
+      return fetch(`${bench.base}/v0/auth/google`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ code: returned.searchParams.get('code'), state: returned.searchParams.get('state') }),
       });
     } finally {
       await context.close();

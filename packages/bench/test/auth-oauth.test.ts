@@ -1,63 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { type GitHubAccount, startGitHub } from './github-stand-in.js';
 import { type Bench, type Json, outboxOf, startBench } from './harness.js';
-
-interface GitHubAccount {
-  login: string;
-  name: string | null;
-  emails: { email: string; primary: boolean; verified: boolean }[];
-}
-
-/**
- * GitHub's three OAuth endpoints on loopback, under GitHub Enterprise's paths: the authorize page redirects at once
- * with a code for `next` account, the token endpoint checks the client secret, `/api/v3/user` and `/user/emails`
- * answer for the access token.
- */
-async function startGitHub() {
-  const state = { next: undefined as GitHubAccount | undefined, codes: new Map<string, GitHubAccount>() };
-  const tokens = new Map<string, GitHubAccount>();
-  const server: Server = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://github.test');
-    const json = (status: number, body: unknown) => {
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    };
-    if (url.pathname === '/login/oauth/authorize') {
-      const code = `code-${state.codes.size}`;
-      state.codes.set(code, state.next as GitHubAccount);
-      const back = new URL(url.searchParams.get('redirect_uri') as string);
-      back.searchParams.set('code', code);
-      back.searchParams.set('state', url.searchParams.get('state') as string);
-      response.writeHead(302, { location: back.href }).end();
-      return;
-    }
-    if (url.pathname === '/login/oauth/access_token' && request.method === 'POST') {
-      let body = '';
-      request.on('data', (chunk) => {
-        body += chunk;
-      });
-      request.on('end', () => {
-        const form = new URLSearchParams(body);
-        const account = state.codes.get(form.get('code') ?? '');
-        if (form.get('client_secret') !== 'gh-secret' || !account) return json(200, { error: 'bad_verification_code' });
-        state.codes.delete(form.get('code') as string);
-        const token = `gho_${tokens.size}`;
-        tokens.set(token, account);
-        json(200, { access_token: token, token_type: 'bearer', scope: 'user:email' });
-      });
-      return;
-    }
-    const account = tokens.get((request.headers.authorization ?? '').replace(/^Bearer /, ''));
-    if (!account) return json(401, { message: 'Bad credentials' });
-    if (url.pathname === '/api/v3/user') return json(200, { login: account.login, name: account.name });
-    if (url.pathname === '/api/v3/user/emails') return json(200, account.emails);
-    json(404, { message: 'Not Found' });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { state, base, close: () => server.close() };
-}
+import { respellings } from './respellings.js';
 
 describeEachDialect('bench OAuth sign-in with GitHub against a local provider', ({ url }) => {
   let bench: Bench;
@@ -76,17 +21,35 @@ describeEachDialect('bench OAuth sign-in with GitHub against a local provider', 
     github.close();
   });
 
-  /** Through the provider as a browser would: authorization URL, the provider's redirect, then the code. */
-  async function signIn(account: GitHubAccount, query = '') {
-    const { url: authorize } = await bench.json('GET', `/v0/auth/github${query}`);
-    expect(authorize).toMatch(new RegExp(`^${github.base}/login/oauth/authorize\\?client_id=gh-client&`));
+  /** The provider's redirect back to the console: `code` and `state`, from `authorize` (for `account`). */
+  async function backFrom(authorize: string, account: GitHubAccount) {
     github.state.next = account;
     const redirected = await fetch(authorize, { redirect: 'manual' });
     const back = new URL(redirected.headers.get('location') as string);
     expect(back.origin + back.pathname).toBe('http://console.test/auth/github');
-    return bench.call('POST', '/v0/auth/github', {
-      body: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+    return { code: back.searchParams.get('code') as string, state: back.searchParams.get('state') as string };
+  }
+
+  /** Started as a browser would: the authorization URL and the cookie that binds the sign-in to the browser. */
+  async function start(query = '') {
+    const started = await bench.call('GET', `/v0/auth/github${query}`);
+    const cookie = (started.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const { url: authorize } = (await started.json()) as Json;
+    expect(authorize).toMatch(new RegExp(`^${github.base}/login/oauth/authorize\\?client_id=gh-client&`));
+    return { authorize: authorize as string, cookie };
+  }
+
+  /** The console's return page posting the code, from a browser holding `cookie` (none: '') */
+  const complete = (back: { code: string; state: string }, cookie: string) =>
+    fetch(`${bench.base}/v0/auth/github`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(back),
     });
+
+  async function signIn(account: GitHubAccount, query = '') {
+    const { authorize, cookie } = await start(query);
+    return complete(await backFrom(authorize, account), cookie);
   }
 
   const dee = {
@@ -131,6 +94,29 @@ describeEachDialect('bench OAuth sign-in with GitHub against a local provider', 
     );
     const forged = `${stateParam.slice(0, -4)}AAAA`;
     expect((await bench.call('POST', '/v0/auth/github', { body: { code: 'code-0', state: forged } })).status).toBe(401);
+  });
+
+  it('takes a state once, only from the browser that started the sign-in, and only as it was signed', async () => {
+    const { authorize, cookie } = await start();
+    expect(cookie).toMatch(/^atrium_bench_oauth=[\w-]{43}$/);
+    const started = await bench.call('GET', '/v0/auth/github');
+    expect(started.headers.get('set-cookie')).toMatch(/; Path=\/v0\/auth; HttpOnly; SameSite=Lax; Max-Age=600$/);
+    const otherBrowser = (started.headers.get('set-cookie') ?? '').split(';')[0] as string;
+
+    // Login CSRF: the attacker's code and state, completed in a browser that did not start that sign-in.
+    for (const browser of ['', otherBrowser]) {
+      const refused = await complete(await backFrom(authorize, dee), browser);
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as Json).message).toContain('started in another browser');
+    }
+    const back = await backFrom(authorize, dee);
+    for (const [how, respelled] of respellings(back.state)) {
+      expect((await complete({ ...back, state: respelled }, cookie)).status, how).toBe(401);
+    }
+    expect((await complete(back, cookie)).status).toBe(202);
+    const again = await complete(await backFrom(authorize, dee), cookie);
+    expect(again.status).toBe(401);
+    expect(((await again.json()) as Json).message).toContain('already completed');
   });
 
   it('answers Bencher’s 402 for a provider that is not configured', async () => {

@@ -1,5 +1,6 @@
 import { HttpError } from '@atrium/core';
 import type { Kysely } from 'kysely';
+import { UNIQUE_VIOLATION } from '../domain/ingest-report.js';
 import { findInvitation, invitationProblem, useInvitation } from '../storage/invitations.js';
 import { addMember, lockOrganization } from '../storage/members.js';
 import { claimOrganization, createOrganization, findOrganization, organizationRole } from '../storage/organizations.js';
@@ -26,12 +27,15 @@ export interface NewAccount {
   email: string;
 }
 
-const emailTaken = () => new HttpError(409, 'conflict', 'A user with this email already exists.');
+export const emailTaken = () => new HttpError(409, 'conflict', 'A user with this email already exists.');
 
 async function freeUserSlug(db: Db, slug: string): Promise<string> {
   const taken = await db.selectFrom('user').select('uuid').where('slug', '=', slug).executeTakeFirst();
   return taken ? suffixedSlug(slug) : slug;
 }
+
+/** Tries at a free slug: concurrent sign-ups of one name race for it (and for its suffixes within a second). */
+const SLUG_ATTEMPTS = 8;
 
 /** The organisation an invitation or a claim names, checked before anything is created. */
 export async function organizationToJoin(db: Db, uuid: string, claim: boolean): Promise<Organization> {
@@ -43,25 +47,42 @@ export async function organizationToJoin(db: Db, uuid: string, claim: boolean): 
   return organization;
 }
 
+/**
+ * Runs `create` with the slug asked for, or a suffixed one, until no other user (or organisation) took it first: a
+ * unique violation means a concurrent sign-up won that slug. 409 if none is found.
+ */
+async function withFreeSlug<T>(db: Db, base: string, create: (slug: string) => Promise<T>): Promise<T> {
+  for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt += 1) {
+    const slug = attempt === 0 ? await freeUserSlug(db, base) : suffixedSlug(base);
+    try {
+      return await create(slug);
+    } catch (error) {
+      if (!UNIQUE_VIOLATION.has((error as { code?: string }).code ?? '')) throw error;
+    }
+  }
+  throw new HttpError(409, 'conflict', `No free slug was found for ${base}; please choose a slug.`);
+}
+
 export async function signUp(
   db: Kysely<BenchDatabase>,
   account: NewAccount,
   joining: Joining,
   now = Date.now(),
 ): Promise<User> {
-  const user = await db.transaction().execute(async (trx) => {
-    if (await findUserByEmail(trx, account.email)) throw emailTaken();
-    const admin = (await countUsers(trx)) === 0;
-    const base = account.slug ?? (slugify(account.name) || 'user');
-    const slug = await freeUserSlug(trx, base);
-    const created = await createUser(trx, { name: account.name, slug, email: account.email, admin }, now);
-    if (joining.kind === 'personal') {
-      await createOrganization(trx, { name: account.name, slug, leader: created.uuid }, now);
-    } else if (joining.kind === 'invite') {
-      await joinByInvite(trx, created.uuid, joining.invite, now);
-    }
-    return created;
-  });
+  const base = account.slug ?? (slugify(account.name) || 'user');
+  const user = await withFreeSlug(db, base, (slug) =>
+    db.transaction().execute(async (trx) => {
+      if (await findUserByEmail(trx, account.email)) throw emailTaken();
+      const admin = (await countUsers(trx)) === 0;
+      const created = await createUser(trx, { name: account.name, slug, email: account.email, admin }, now);
+      if (joining.kind === 'personal') {
+        await createOrganization(trx, { name: account.name, slug, leader: created.uuid }, now);
+      } else if (joining.kind === 'invite') {
+        await joinByInvite(trx, created.uuid, joining.invite, now);
+      }
+      return created;
+    }),
+  );
   if (joining.kind === 'claim' && !(await claimOrganization(db, joining.organization.uuid, user.uuid, now))) {
     // Claimed by someone else meanwhile: the new user still gets an organisation of their own.
     await createOrganization(db, { name: account.name, slug: user.slug, leader: user.uuid }, now);

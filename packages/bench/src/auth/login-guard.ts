@@ -34,3 +34,88 @@ export class AttemptLimiter {
     }
   }
 }
+
+/**
+ * The mailbox an address delivers to, as far as limits go: lower-cased, without a `+tag` in the local part
+ * (`Alice+1@Example.org` → `alice@example.org`). Provider-specific rules (Gmail ignoring dots) are not applied.
+ */
+export function mailboxOf(email: string): string {
+  const lower = email.toLowerCase();
+  const at = lower.lastIndexOf('@');
+  const local = at === -1 ? lower : lower.slice(0, at);
+  const plus = local.indexOf('+');
+  return plus <= 0 ? lower : `${local.slice(0, plus)}${lower.slice(at)}`;
+}
+
+/** Remembers, for `ttlMs`, which client addresses followed a link for which mailbox; bounded like the limiter. */
+class ConfirmedAddresses {
+  private readonly until = new Map<string, number>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  add(key: string, now: number): void {
+    this.until.delete(key); // re-inserted last: the map stays ordered by latest confirmation
+    this.until.set(key, now + this.ttlMs);
+    for (const oldest of this.until.keys()) {
+      if (this.until.size <= this.maxKeys) break;
+      this.until.delete(oldest);
+    }
+  }
+
+  has(key: string, now: number): boolean {
+    return (this.until.get(key) ?? 0) > now;
+  }
+}
+
+export interface LoginLimits {
+  /** Sign-up and log-in requests from one client address. */
+  loginsPerAddressPerHour: number;
+  /** … for one mailbox from one client address. */
+  loginsPerMailboxPerAddressPerHour: number;
+  /** … for one mailbox from the client addresses that never followed a link for it. */
+  loginsPerMailboxPerHour: number;
+  /** … for any mailbox from client addresses that never followed a link for it. */
+  loginsPerHour: number;
+}
+
+const HOUR_MS = 3_600_000;
+const pair = (mailbox: string, address: string) => `${mailbox}\n${address}`;
+
+/**
+ * The limits on sign-up and log-in, each of which mails a link. Every request counts against its client address
+ * and its (mailbox, address) pair. Requests from addresses that have not followed a link for the mailbox also
+ * count against the mailbox and against everything: those two caps bound the mail strangers can cause, from any
+ * number of addresses and `+tag` spellings, and they never apply to the owner at an address they signed in from
+ * (within `rememberMs`), so strangers cannot lock the owner out. Counters live in this process.
+ */
+export class LoginGuard {
+  private readonly perAddress: AttemptLimiter;
+  private readonly perPair: AttemptLimiter;
+  private readonly perMailbox: AttemptLimiter;
+  private readonly overall: AttemptLimiter;
+  private readonly confirmed: ConfirmedAddresses;
+
+  constructor(limits: LoginLimits, rememberMs: number) {
+    this.perAddress = new AttemptLimiter(limits.loginsPerAddressPerHour, HOUR_MS);
+    this.perPair = new AttemptLimiter(limits.loginsPerMailboxPerAddressPerHour, HOUR_MS);
+    this.perMailbox = new AttemptLimiter(limits.loginsPerMailboxPerHour, HOUR_MS);
+    this.overall = new AttemptLimiter(limits.loginsPerHour, HOUR_MS);
+    this.confirmed = new ConfirmedAddresses(rememberMs);
+  }
+
+  /** Counts a request to mail `email`; answers the seconds to wait when one of its limits is reached. */
+  hit(email: string, address: string, now: number): number | undefined {
+    const mailbox = mailboxOf(email);
+    const wait = this.perAddress.hit(address, now) ?? this.perPair.hit(pair(mailbox, address), now);
+    if (wait !== undefined || this.confirmed.has(pair(mailbox, address), now)) return wait;
+    return this.perMailbox.hit(mailbox, now) ?? this.overall.hit('', now);
+  }
+
+  /** A link for `email` was followed from `address`. */
+  followed(email: string, address: string, now: number): void {
+    this.confirmed.add(pair(mailboxOf(email), address), now);
+  }
+}

@@ -1,13 +1,14 @@
 import { HttpError } from '@atrium/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { acceptInvite, type Joining, organizationToJoin, signUp } from '../auth/accounts.js';
-import { AttemptLimiter } from '../auth/login-guard.js';
-import { mintConfirmationToken, readConfirmationToken } from '../auth/session-tokens.js';
+import { acceptInvite, emailTaken, type Joining, organizationToJoin, signUp } from '../auth/accounts.js';
+import type { SignupClaim } from '../auth/jwt.js';
+import { LoginGuard } from '../auth/login-guard.js';
+import { mintConfirmationToken, readConfirmationToken, signupOf } from '../auth/session-tokens.js';
 import { confirmationMessage } from '../mail/confirmation.js';
 import type { User } from '../storage/types.js';
 import { useTokenOnce } from '../storage/used-tokens.js';
 import { findUserByEmail } from '../storage/users.js';
-import { invitationFor, sessionFor, signerOf, tokenHash } from './auth-session.js';
+import { invitationFor, sessionFor, signerOf } from './auth-session.js';
 import type { BenchContext } from './context.js';
 import { emailField, nullable, slugField, userNameField } from './schemas.js';
 
@@ -56,33 +57,31 @@ type SignupBody = {
 };
 type LoginBody = { email: string; invite?: string | null };
 
-const HOUR_MS = 3_600_000;
-
 /**
  * Bencher's sign-up and log-in by emailed link: `POST /v0/auth/signup` and `/v0/auth/login` answer 202 and mail a
  * confirmation link (an `auth` JWT, single-use, 30 minutes) to the console's confirm page; `POST /v0/auth/confirm`
- * exchanges it for a session (`client` JWT). Log-in answers the same whether or not the account exists, and
- * mails in the background so it takes as long. Both are limited per email and per client address (429).
+ * exchanges it for a session (`client` JWT). A sign-up's link carries the account, which is created only when the
+ * link is followed (an unfollowed sign-up leaves nothing behind). Log-in answers the same whether or not the
+ * account exists, and mails in the background so it takes as long. Both are limited (429) by `LoginGuard`.
  */
 export function registerAuthRoutes(app: FastifyInstance, context: BenchContext): void {
   const { db } = context.database;
   const { auth } = context.config;
-  const perEmail = new AttemptLimiter(auth.loginsPerEmailPerHour, HOUR_MS);
-  const perAddress = new AttemptLimiter(auth.loginsPerAddressPerHour, HOUR_MS);
+  const limits = new LoginGuard(auth, auth.sessionTtlSeconds * 1000);
 
   function guard(request: FastifyRequest, reply: FastifyReply, email: string, now: number): void {
-    const wait = perAddress.hit(request.ip, now) ?? perEmail.hit(email.toLowerCase(), now);
+    const wait = limits.hit(email, request.ip, now);
     if (wait === undefined) return;
     reply.header('retry-after', String(wait));
     throw new HttpError(429, 'too_many_requests', 'Too many sign-up or log-in requests; try again later.');
   }
 
-  const confirmation = (user: User, purpose: 'signup' | 'login', now: number) => {
-    const minted = mintConfirmationToken(signerOf(context), user.email, auth.confirmTtlSeconds, now);
+  const confirmation = (user: Pick<User, 'email' | 'name'>, now: number, signup?: SignupClaim) => {
+    const minted = mintConfirmationToken(signerOf(context), user.email, auth.confirmTtlSeconds, now, signup);
     return confirmationMessage({
       email: user.email,
       name: user.name,
-      purpose,
+      purpose: signup ? 'signup' : 'login',
       token: minted.token,
       consoleUrl: context.config.consoleUrl,
       ttlMinutes: Math.round(auth.confirmTtlSeconds / 60),
@@ -99,13 +98,17 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
         throw new HttpError(403, 'forbidden', 'You must agree to the terms of use to sign up.');
       }
       guard(request, reply, body.email, now);
-      let joining: Joining = { kind: 'personal' };
-      if (body.invite) joining = { kind: 'invite', invite: invitationFor(context, body.invite, body.email, now) };
-      if (joining.kind === 'invite') await organizationToJoin(db, joining.invite.organization, false);
-      else if (body.claim) joining = { kind: 'claim', organization: await organizationToJoin(db, body.claim, true) };
-      const user = await signUp(db, { name: body.name, slug: body.slug ?? undefined, email: body.email }, joining, now);
-      await context.mail.send(confirmation(user, 'signup', now));
-      return reply.code(202).send({ email: user.email });
+      if (await findUserByEmail(db, body.email)) throw emailTaken();
+      if (body.invite) {
+        await organizationToJoin(db, invitationFor(context, body.invite, body.email, now).organization, false);
+      } else if (body.claim) await organizationToJoin(db, body.claim, true);
+      const signup: SignupClaim = {
+        name: body.name,
+        ...(body.slug ? { slug: body.slug } : {}),
+        ...(body.invite ? { invite: body.invite } : body.claim ? { claim: body.claim } : {}),
+      };
+      await context.mail.send(confirmation(body, now, signup));
+      return reply.code(202).send({ email: body.email });
     },
   );
 
@@ -120,11 +123,20 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
       const user = await findUserByEmail(db, email);
       if (user && !user.locked) {
         if (invite) await acceptInvite(db, user, invite, now);
-        context.mail.sendInBackground(confirmation(user, 'login', now));
+        context.mail.sendInBackground(confirmation(user, now));
       }
       return reply.code(202).send({ email });
     },
   );
+
+  /** The account a followed sign-up link asks for; a claim taken meanwhile leaves a personal organisation. */
+  async function signedUp(email: string, signup: SignupClaim, now: number): Promise<User> {
+    let joining: Joining = { kind: 'personal' };
+    if (signup.invite) joining = { kind: 'invite', invite: invitationFor(context, signup.invite, email, now) };
+    if (joining.kind === 'invite') await organizationToJoin(db, joining.invite.organization, false);
+    else if (signup.claim) joining = { kind: 'claim', organization: await organizationToJoin(db, signup.claim, false) };
+    return signUp(db, { name: signup.name, slug: signup.slug, email }, joining, now);
+  }
 
   app.post<{ Body: { token: string } }>('/v0/auth/confirm', { schema: { body: confirmBody } }, async (request) => {
     const now = Date.now();
@@ -132,12 +144,13 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
     const check = readConfirmationToken(signerOf(context), token, now);
     if (!check.ok)
       throw new HttpError(401, 'unauthorized', `Failed to validate the confirmation token: ${check.reason}.`);
-    const expires = (check.claims.exp as number) * 1000;
-    if (!(await useTokenOnce(db, tokenHash(token), expires, now))) {
+    if (!(await useTokenOnce(db, check.use.key, check.use.expiresMs, now))) {
       throw new HttpError(401, 'unauthorized', 'This confirmation token has already been used; log in again.');
     }
-    const user = await findUserByEmail(db, check.email);
+    const signup = signupOf(check.claims);
+    const user = (await findUserByEmail(db, check.email)) ?? (signup && (await signedUp(check.email, signup, now)));
     if (!user) throw new HttpError(401, 'unauthorized', 'Failed to validate the confirmation token: no such user.');
+    limits.followed(user.email, request.ip, now);
     return sessionFor(context, user, now);
   });
 }

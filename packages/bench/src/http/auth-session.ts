@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { HttpError } from '@atrium/core';
 import { invalidInvitation } from '../auth/accounts.js';
 import type { Invite } from '../auth/invites.js';
@@ -15,8 +14,6 @@ export const signerOf = (context: BenchContext): Signer => ({
   secret: context.jwtSecret,
   issuer: context.config.security.issuer,
 });
-
-export const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** Bencher's `JsonAuthUser`: the user, a `client` JWT and its lifetime. */
 export function sessionFor(context: BenchContext, user: User, nowMs: number) {

@@ -4,9 +4,11 @@ import { acceptInvite, type Joining, organizationToJoin, signUp } from '../auth/
 import { GitHubOAuth, GoogleOAuth, type OAuthIdentity, type OAuthProvider } from '../auth/oauth-providers.js';
 import { mintOAuthState, readOAuthState } from '../auth/session-tokens.js';
 import { claimOrganization } from '../storage/organizations.js';
+import { useTokenOnce } from '../storage/used-tokens.js';
 import { findUserByEmail } from '../storage/users.js';
 import { invitationFor, sessionFor, signerOf } from './auth-session.js';
 import type { BenchContext } from './context.js';
+import { bindBrowser, sameBrowser } from './oauth-browser.js';
 import { nullable } from './schemas.js';
 
 const urlQuery = {
@@ -42,8 +44,9 @@ function userName(identity: OAuthIdentity): string {
 
 /**
  * Bencher's OAuth 2.0 sign-in: `GET /v0/auth/{github,google}` answers the provider's authorization URL with a
- * signed `state` (carrying an invitation or a claim); `POST` exchanges the code, reads the verified email, signs
- * the user up or in and answers 202 with a session. Without the provider configured: Bencher's 402.
+ * signed `state` (carrying an invitation or a claim, bound to the asking browser by a cookie); `POST` takes the
+ * state once, from that browser only, exchanges the code, reads the verified email, signs the user up or in and
+ * answers 202 with a session. Without the provider configured: Bencher's 402.
  */
 export function registerOAuthRoutes(app: FastifyInstance, context: BenchContext): void {
   const { db } = context.database;
@@ -67,12 +70,13 @@ export function registerOAuthRoutes(app: FastifyInstance, context: BenchContext)
     app.get<{ Querystring: { invite?: string; claim?: string } }>(
       `/v0/auth/${name}`,
       { schema: { querystring: urlQuery } },
-      async (request) => {
+      async (request, reply) => {
         const chosen = provider();
         const { invite, claim } = request.query;
         const state = mintOAuthState(
           signerOf(context),
           { ...(invite ? { invite } : {}), ...(claim ? { claim } : {}) },
+          bindBrowser(request, reply),
           Date.now(),
         );
         try {
@@ -90,12 +94,15 @@ export function registerOAuthRoutes(app: FastifyInstance, context: BenchContext)
       async (request, reply) => {
         const chosen = provider();
         const now = Date.now();
-        let state: { invite?: string; claim?: string };
-        try {
-          state = readOAuthState(signerOf(context), request.body.state, now);
-        } catch (error) {
-          throw new HttpError(401, 'unauthorized', `Invalid OAuth state: ${(error as Error).message}.`);
+        const read = readOAuthState(signerOf(context), request.body.state, now);
+        if (!read.ok) throw new HttpError(401, 'unauthorized', `Invalid OAuth state: ${read.reason}.`);
+        if (!sameBrowser(request, reply, read.browser)) {
+          throw new HttpError(401, 'unauthorized', 'Invalid OAuth state: this sign-in was started in another browser.');
         }
+        if (!(await useTokenOnce(db, read.use.key, read.use.expiresMs, now))) {
+          throw new HttpError(401, 'unauthorized', 'Invalid OAuth state: this sign-in was already completed.');
+        }
+        const { state } = read;
         let identity: OAuthIdentity;
         try {
           identity = await chosen.identity(request.body.code);
