@@ -69,6 +69,8 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     expect(await page.getByTestId('outbox-note').textContent()).toContain('npx atrium bench admin outbox');
     const link = await confirmationLink(bench, 'dexter@nowhere.com');
     await page.goto(`${bench.base}${new URL(link).pathname}${new URL(link).search}`);
+    await page.getByRole('heading', { name: 'Continue as dexter@nowhere.com?' }).waitFor();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(/\/console(\?|$)/);
     expect(await page.locator('#notice').textContent()).toContain('Welcome, Dexter!');
     await page.locator('main').getByRole('link', { name: 'Dexter', exact: true }).click();

@@ -1,4 +1,5 @@
-// Sign-up, log-in by email, the confirm page (auto-submits `?token=`) and log-out, against Bencher's /v0/auth API.
+// Sign-up, log-in by email, the confirm page (asks "Continue as …?" before it uses `?token=`) and log-out, against
+// Bencher's /v0/auth API.
 import { api, clearSession, failure, get, saveSession, session } from './api.js';
 import { $, h, notify, params, show } from './dom.js';
 
@@ -97,7 +98,37 @@ async function confirm(token) {
   location.replace(`/console?notify_text=${encodeURIComponent(`Welcome, ${done.data.user.name}!`)}`);
 }
 
+/** The email address a confirmation token is for (its `sub`), read unchecked: the server checks the token. */
+function emailOf(token) {
+  try {
+    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
+    const { sub } = JSON.parse(new TextDecoder().decode(bytes));
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A link signs this browser in only once its user says so: a link someone else sent (for their own account) must
+ * not sign a browser in unnoticed.
+ */
+function askToContinue(token) {
+  const email = emailOf(token);
+  show(h`<section data-testid="continue-as"><h2>Continue as ${email ?? 'the account of this link'}?</h2>
+<p>This link signs this browser in to that account. Continue only if you asked for it.</p>
+<p><button type="button" class="primary" data-step="continue">Continue</button> <button type="button" data-step="cancel">Cancel</button></p></section>`);
+  $('[data-testid="continue-as"]').onclick = (event) => {
+    const step = event.target.dataset?.step;
+    if (step === 'continue') confirm(token);
+    if (step === 'cancel') location.replace('/auth/login');
+  };
+}
+
 export async function confirmPage() {
+  const token = params().get('token');
+  if (token) return askToContinue(token);
   const email = params().get('email');
   const { outbox } = await settings();
   show(h`<section><h2>Check your inbox</h2><p>We've sent a one-time link to ${email ?? 'your email'}. Click it, or paste the token here.</p>
@@ -106,8 +137,6 @@ ${outboxNote(outbox)}<form id="confirm"><label>Token <input name="token" require
     event.preventDefault();
     confirm(String(new FormData(event.target).get('token')).trim());
   };
-  const token = params().get('token');
-  if (token) confirm(token);
 }
 
 export function logoutPage() {
