@@ -23,7 +23,7 @@ const signInPage = (page: Page) => page.getByRole('button', { name: 'Sign in wit
  * other, and the key's session ends within a second on every page.
  */
 describeEachDialect('a web-UI session opened with an API key', ({ url }) => {
-  let apps: UiApp<Awaited<ReturnType<typeof seed>>>[] = [];
+  let apps: UiApp<unknown>[] = [];
   afterEach(async () => {
     await Promise.all(apps.map((app) => app.close()));
     apps = [];

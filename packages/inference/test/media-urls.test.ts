@@ -49,7 +49,7 @@ describeEachDialect('media URLs on the allowlist', ({ url }) => {
   it.each(ROUTES)('$path refuses user info and characters parsers read differently', async ({ path, body }) => {
     gateway = await startMeteredGateway(url(), { allowedMediaHosts: [ALLOWED] });
     const key = await gateway.newKey(undefined);
-    for (const [media, reason] of [
+    const refused: Array<[media: string, reason: string]> = [
       // WHATWG reads host images.example.org; Python's urllib reads 127.0.0.1:9420.
       [`http://${ALLOWED}\\@127.0.0.1:9420/x.png`, 'backslashes or control characters'],
       [`http://${ALLOWED}\t@127.0.0.1/x.png`, 'backslashes or control characters'],
@@ -57,8 +57,9 @@ describeEachDialect('media URLs on the allowlist', ({ url }) => {
       [`http://127.0.0.1 @${ALLOWED}/x.png`, 'user name or password'],
       [`http://${ALLOWED}@127.0.0.1/x.png`, 'user name or password'],
       ['http://127.0.0.1/x.png', 'on the configured allowlist'],
-    ]) {
-      const answer = await refusal(path, await gateway.post(path, key.secret, body(media as string)));
+    ];
+    for (const [media, reason] of refused) {
+      const answer = await refusal(path, await gateway.post(path, key.secret, body(media)));
       expect({ media, ...answer }).toEqual({ media, status: 400, message: expect.stringContaining(reason) });
     }
     expect(gateway.upstream.bodies).toEqual([]);
