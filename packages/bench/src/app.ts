@@ -43,6 +43,7 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
     accessLog: context.accessLog,
     formatError: formatBenchError,
     exposedHeaders: ['x-total-count'],
+    largeBodyRoutes: /^\/v0\/(run|projects\/:project\/reports)$/,
   });
   const mail = new BenchMail(database.db, config.smtp, context.logger);
   mail.start();

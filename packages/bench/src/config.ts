@@ -13,7 +13,10 @@ const oauthClient = {
 export const benchConfigSchema = z
   .strictObject({
     ...httpFields(6610),
-    /** Bencher's default request body limit is 4 MiB (large pytest-benchmark files). */
+    /**
+     * Bencher's default request body limit is 4 MiB (large pytest-benchmark files): on the report routes (`/v0/run`,
+     * `POST /v0/projects/{project}/reports`); the other routes take at most 256 KiB.
+     */
     bodyLimit: z
       .number()
       .int()

@@ -5,7 +5,15 @@ export { type LoadConfigOptions, loadConfig } from './config/load.js';
 export { type Database, type OpenDatabaseOptions, openDatabase } from './db/connect.js';
 export { dialectOf, type Migrations, migrateToLatest, openMigratedDatabase } from './db/migrate.js';
 export { type DatabaseTarget, parseDatabaseUrl } from './db/url.js';
-export { createHttpApp, type ErrorFormatter, type FormattedError, type HttpAppOptions } from './http/app.js';
+export {
+  createHttpApp,
+  type ErrorFormatter,
+  type FormattedError,
+  type HttpAppOptions,
+  SMALL_BODY_LIMIT,
+} from './http/app.js';
+export { type JsonBodyParser, jsonBodyParser, MAX_JSON_NESTING } from './http/json-body.js';
+export { nestsDeeperThan } from './http/json-nesting.js';
 export { logProblem } from './http/log-problem.js';
 export { HttpMetrics } from './http/metrics.js';
 export { normalizeError } from './http/normalize-error.js';

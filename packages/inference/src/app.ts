@@ -36,6 +36,7 @@ export async function buildInferenceApp(
     logger: context.logger,
     accessLog: context.accessLog,
     formatError: formatInferenceError,
+    largeBodyRoutes: /^\/v1\//,
   });
   const tenancy = await openTenancy(
     database.db,

@@ -80,7 +80,10 @@ export const routingSchema = z
 export const inferenceConfigSchema = z
   .strictObject({
     ...httpFields(8000),
-    /** Chat requests carry base64 images and audio: 32 MiB, like vLLM's and Anthropic's limits. */
+    /**
+     * Chat requests carry base64 images and audio: 32 MiB on the `/v1` routes, like vLLM's and Anthropic's limits;
+     * every other route takes at most 256 KiB (the `/ui` forms 64 KiB).
+     */
     bodyLimit: z
       .number()
       .int()

@@ -67,6 +67,7 @@ export async function buildProvenanceApp(config: ProvenanceConfig, context: Serv
     accessLog: context.accessLog,
     formatError: formatProvenanceError,
     exposedHeaders: ['x-total-count', 'link'],
+    largeBodyRoutes: /\/api\/v4\/querybuilder$/,
   });
   app.addHook('onClose', async () => {
     await Promise.all(sources.map((s) => s.close()));

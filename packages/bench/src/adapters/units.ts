@@ -1,5 +1,7 @@
 /** Unit conversion and number parsing shared by the text adapters. */
 
+import { nestsDeeperThan } from '@atrium/core';
+
 const NANOSECONDS: Readonly<Record<string, number>> = {
   ps: 0.001,
   ns: 1,
@@ -79,28 +81,12 @@ export const isNumber = (value: unknown): value is number => typeof value === 'n
 /** serde_json's recursion limit, which Bencher's adapters inherit; deeper documents are not parsed at all. */
 const MAX_JSON_DEPTH = 128;
 
-function nestsTooDeep(text: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++;
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) {
-      if (++depth > MAX_JSON_DEPTH) return true;
-    } else if (c === 125 || c === 93) depth--;
-  }
-  return false;
-}
-
 /** JSON.parse that answers undefined instead of throwing. Adapters only read the document. */
 export function parseJson(input: string): unknown {
   if (lastParse?.input !== input) {
     let document: unknown;
     try {
-      document = nestsTooDeep(input) ? undefined : JSON.parse(input);
+      document = nestsDeeperThan(input, MAX_JSON_DEPTH) ? undefined : JSON.parse(input);
     } catch {
       document = undefined;
     }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAddressOrRange } from '../http/client-address.js';
 import { type TlsConfig, tlsField } from '../http/tls.js';
 
 export const portField = (defaultPort: number) =>
@@ -23,6 +24,7 @@ export const httpFields = (defaultPort: number) => ({
   port: portField(defaultPort),
   /** Default: sqlite:<dataDir>/<service>.db */
   database: databaseUrlField,
+  /** Bytes a request body may have on the routes that take uploads; every other route takes at most 256 KiB. */
   bodyLimit: z.number().int().positive().default(1_048_576),
   corsOrigins: z.array(z.string()).default(['*']),
   shutdownTimeoutMs: z.number().int().positive().default(10_000),
@@ -34,10 +36,17 @@ export const httpFields = (defaultPort: number) => ({
   keepAliveTimeoutMs: z.number().int().positive().default(5_000),
   /** Connections open at once; further ones are closed as they arrive. */
   maxConnections: z.number().int().positive().default(4096),
+  /**
+   * Connections one client address (IPv6: one /64) may hold open at once; more are closed as they arrive. Through
+   * a trusted proxy: requests under way per `X-Forwarded-For` client, more get 429.
+   */
+  maxConnectionsPerAddress: z.number().int().positive().default(256),
   /** HTTPS (HTTP/2 and HTTP/1.1) with these PEM files, re-read on SIGHUP; absent: plain HTTP. */
   tls: tlsField,
   /** Addresses or CIDR ranges of reverse proxies whose `X-Forwarded-For` names the client (sign-in throttles). */
-  trustedProxies: z.array(z.string().min(1)).default([]),
+  trustedProxies: z
+    .array(z.string().refine(isAddressOrRange, 'must be an IP address or a CIDR range such as 10.0.0.0/8'))
+    .default([]),
 });
 
 export const logSchema = z
@@ -60,6 +69,7 @@ export interface HttpConfig {
   headersTimeoutMs: number;
   keepAliveTimeoutMs: number;
   maxConnections: number;
+  maxConnectionsPerAddress: number;
   tls?: TlsConfig | undefined;
   trustedProxies: string[];
 }

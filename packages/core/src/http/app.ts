@@ -9,7 +9,10 @@ import Fastify, {
 import type { HttpConfig } from '../config/fields.js';
 import type { Logger } from '../log/logger.js';
 import { canonicalUrl } from './canonical-url.js';
+import { trustedProxyCheck } from './client-address.js';
+import { capPerClient } from './client-cap.js';
 import { clientErrorHandler } from './client-error.js';
+import { jsonBodyParser } from './json-body.js';
 import { logProblem } from './log-problem.js';
 import { HttpMetrics } from './metrics.js';
 import { normalizeError } from './normalize-error.js';
@@ -20,6 +23,12 @@ import { validatorCompiler } from './validators.js';
 
 /** Health checks and scrapes arrive every few seconds forever: counted in metrics, kept out of the access log. */
 const PROBE_ROUTES = new Set(['/healthz', '/metrics']);
+
+/**
+ * The body limit of every route outside a service's `largeBodyRoutes` (forms, sign-in, settings): enough for any
+ * of them (bench's largest, a plot naming 4 × 256 uuids, is about 40 KB), small enough to parse in a few ms.
+ */
+export const SMALL_BODY_LIMIT = 256 * 1024;
 
 export interface FormattedError {
   statusCode: number;
@@ -44,6 +53,7 @@ export interface HttpAppOptions {
     | 'headersTimeoutMs'
     | 'keepAliveTimeoutMs'
     | 'maxConnections'
+    | 'maxConnectionsPerAddress'
     | 'tls'
     | 'trustedProxies'
   >;
@@ -53,12 +63,18 @@ export interface HttpAppOptions {
   formatError: ErrorFormatter;
   /** Extra response headers browsers may read, beyond `x-request-id`. */
   exposedHeaders?: string[];
+  /**
+   * The routes (matched on their pattern, e.g. `/v0/projects/:project/reports`) that take bodies of up to
+   * `http.bodyLimit`; every other route takes at most `SMALL_BODY_LIMIT`.
+   */
+  largeBodyRoutes?: RegExp;
 }
 
 /**
- * A Fastify app with Atrium's conventions: one canonical path before routing, request ids, body limit,
- * timeouts and a connection cap, CORS, JSON errors in the service's format (router and HTTP parser
- * errors too), `/healthz` and Prometheus `/metrics`. Services add their routes to the returned instance.
+ * A Fastify app with Atrium's conventions: one canonical path before routing, request ids, body limits,
+ * JSON bodies refused past a nesting bound before they are parsed, unknown routes answered before their body is
+ * read, timeouts, a connection cap overall and per client, CORS, JSON errors in the service's format (router and
+ * HTTP parser errors too), `/healthz` and Prometheus `/metrics`. Services add their routes to the returned instance.
  */
 export async function createHttpApp(options: HttpAppOptions): Promise<FastifyInstance> {
   const { http } = options;
@@ -72,7 +88,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   const app = Fastify({
     loggerInstance: options.logger.child({ service: options.service }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: http.bodyLimit,
+    bodyLimit: Math.min(http.bodyLimit, SMALL_BODY_LIMIT),
     genReqId: requestIdFrom,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -96,6 +112,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   });
   app.server.maxConnections = http.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
+  const { largeBodyRoutes } = options;
+  if (largeBodyRoutes) {
+    app.addHook('onRoute', (route) => {
+      if (route.bodyLimit === undefined && largeBodyRoutes.test(route.url)) route.bodyLimit = http.bodyLimit;
+    });
+  }
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app));
 
   const origins = options.http.corsOrigins;
   await app.register(cors, {
@@ -111,6 +135,28 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
+  });
+  capPerClient(app, app.server, {
+    cap: http.maxConnectionsPerAddress,
+    isTrustedProxy: trustedProxyCheck(http.trustedProxies),
+    exempt: PROBE_ROUTES,
+  });
+  const notFound = (request: FastifyRequest, reply: FastifyReply) =>
+    sendProblem(
+      { status: 404, code: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` },
+      request,
+      reply,
+    );
+  // Before any body is read: no parser runs for a route that does not exist.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) {
+      done();
+      return;
+    }
+    if (request.raw.httpVersionMajor === 1 && unreadBodyBytes(request) > SMALL_BODY_LIMIT) {
+      reply.header('connection', 'close');
+    }
+    notFound(request, reply);
   });
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? '(unmatched)';
@@ -129,13 +175,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     logProblem(request, error, problem);
     return sendProblem(problem, request, reply);
   });
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      { status: 404, code: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` },
-      request,
-      reply,
-    ),
-  );
+  app.setNotFoundHandler(notFound);
 
   const health = JSON.stringify({ status: 'ok', service: options.service });
   app.get('/healthz', (_request, reply) => {
@@ -145,4 +185,14 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     reply.type('text/plain; version=0.0.4').send(metrics.render());
   });
   return app;
+}
+
+/**
+ * The body a request still has to send: Node reads and discards up to this much after an early answer, to keep
+ * the connection; past `SMALL_BODY_LIMIT` (or of unknown length) the connection is closed instead, as Fastify does
+ * for a body over its limit.
+ */
+function unreadBodyBytes(request: FastifyRequest): number {
+  if (request.headers['transfer-encoding'] !== undefined) return Number.POSITIVE_INFINITY;
+  return Number(request.headers['content-length'] ?? 0) || 0;
 }

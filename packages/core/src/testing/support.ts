@@ -1,5 +1,6 @@
 // Test and benchmark support without a test framework: benchmark scripts import this directly.
 export { createTestDatabase, postgresAvailable, type TestDatabase, type TestDialect, testPgUrl } from './databases.js';
+export { type BodyAnswer, NO_STALL, nestedJson, postBody, whileProbingHealth } from './hostile-body.js';
 export { type CapturedLog, captureLog, listen, silentLogger, testHttpConfig } from './http.js';
 export {
   countBackends,

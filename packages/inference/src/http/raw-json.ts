@@ -1,3 +1,4 @@
+import { jsonBodyParser } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
@@ -8,11 +9,11 @@ declare module 'fastify' {
 }
 
 /**
- * JSON bodies of the routes in `scope` are parsed as everywhere else (Fastify's parser, prototype poisoning
- * refused) and their text is kept as `request.rawJson`, so a body can be forwarded without serialising it again.
+ * JSON bodies of the routes in `scope` are parsed as everywhere else (core's parser: nesting bound, prototype
+ * poisoning refused) and their text is kept as `request.rawJson`, so a body can be forwarded without serialising it again.
  */
 export function keepRawJson(scope: FastifyInstance): void {
-  const parse = scope.getDefaultJsonParser('error', 'error');
+  const parse = jsonBodyParser(scope);
   scope.decorateRequest('rawJson', undefined);
   scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

@@ -76,6 +76,8 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
 
   app.register(
     async (scope) => {
+      // Forms only: a body of any other type is refused (415) before it is read.
+      scope.removeAllContentTypeParsers();
       scope.addContentTypeParser(
         'application/x-www-form-urlencoded',
         { parseAs: 'string', bodyLimit: FORM_LIMIT },

@@ -1,5 +1,5 @@
+import { nestsDeeperThan } from '@atrium/core';
 import { validationError } from './errors.js';
-import { nestsDeeperThan } from './json-nesting.js';
 
 /**
  * Bounds of a QueryBuilder request, far above what AiiDA clients send. Beyond them a query would
