@@ -1,7 +1,7 @@
 // The console's router: every page is a full page load; the path picks the page, the query string holds its state.
 import { allowed, api, failure, get, session, watchExpiry } from './api.js';
 import { confirmPage, loginPage, logoutPage, oauthReturnPage, signupPage } from './auth.js';
-import { $, h, notify, params, show } from './dom.js';
+import { $, h, notify, params, show, uri } from './dom.js';
 import {
   alertPage,
   alertsPage,
@@ -19,20 +19,20 @@ function sessionNav() {
   const user = session();
   show(
     user
-      ? h`<a href="/console">Console</a><a href="/console/users/${user.user.slug}/settings">${user.user.name}</a><a href="/auth/logout">Log out</a>`
+      ? h`<a href="/console">Console</a><a href="${uri`/console/users/${user.user.slug}/settings`}">${user.user.name}</a><a href="/auth/logout">Log out</a>`
       : h`<a href="/auth/login">Log in</a><a href="/auth/signup">Sign up</a>`,
     $('#session'),
   );
 }
 
-async function projectsPage(path, title) {
+async function projectsPage(list, title) {
   const search = params().get('search') ?? '';
-  const reply = await get(`${path}?per_page=50${search ? `&search=${encodeURIComponent(search)}` : ''}`);
-  const base = path.startsWith('/v0/organizations') ? '/console/projects' : '/perf';
+  const reply = await get(`${list}?per_page=50${search ? `&search=${encodeURIComponent(search)}` : ''}`);
+  const base = list.startsWith('/v0/organizations') ? '/console/projects' : '/perf';
   show(
     h`<section><h2>${title}</h2><form class="row"><label>Search <input type="search" name="search" value="${search}"></label><button>Search</button></form>${
       reply.ok && reply.data.length
-        ? h`<ul data-testid="projects">${reply.data.map((p) => h`<li><a href="${base}/${p.slug}${base === '/perf' ? '' : '/plots'}">${p.name}</a> <span class="muted">${p.visibility}</span></li>`)}</ul>`
+        ? h`<ul data-testid="projects">${reply.data.map((p) => h`<li><a href="${base}${uri`/${p.slug}`}${base === '/perf' ? '' : '/plots'}">${p.name}</a> <span class="muted">${p.visibility}</span></li>`)}</ul>`
         : h`<p class="muted">No projects found.</p>`
     }</section>`,
   );
@@ -40,11 +40,11 @@ async function projectsPage(path, title) {
 
 const organizationNav = (org) =>
   h`<nav class="row" aria-label="Organization"><strong>${org}</strong>${['projects', 'members', 'settings'].map(
-    (page) => h`<a href="/console/organizations/${org}/${page}">${page[0].toUpperCase() + page.slice(1)}</a>`,
+    (page) => h`<a href="${uri`/console/organizations/${org}/${page}`}">${page[0].toUpperCase() + page.slice(1)}</a>`,
   )}</nav>`;
 
 async function orgProjectsPage(org) {
-  await projectsPage(`/v0/organizations/${org}/projects`, 'Projects');
+  await projectsPage(uri`/v0/organizations/${org}/projects`, 'Projects');
   $('#app').insertAdjacentHTML('afterbegin', organizationNav(org).markup);
   $('#app').insertAdjacentHTML(
     'beforeend',
@@ -55,12 +55,12 @@ async function orgProjectsPage(org) {
   $('#new-project').onsubmit = async (event) => {
     event.preventDefault();
     const form = new FormData(event.target);
-    const done = await api('POST', `/v0/organizations/${org}/projects`, {
+    const done = await api('POST', uri`/v0/organizations/${org}/projects`, {
       name: form.get('name'),
       visibility: form.get('visibility'),
     });
     if (!done.ok) return notify(`Failed to create the project: ${failure(done)}`, 'error');
-    location.href = `/console/projects/${done.data.slug}/plots?notify_text=${encodeURIComponent(`Project created. Send it results: npx atrium bench run --project ${done.data.slug} …`)}`;
+    location.href = uri`/console/projects/${done.data.slug}/plots?notify_text=${`Project created. Send it results: npx atrium bench run --project ${done.data.slug} …`}`;
   };
 }
 
@@ -70,13 +70,13 @@ async function consoleHome() {
   show(
     h`<section><h2>Organizations</h2><ul>${list.map(
       (o) =>
-        h`<li><a href="/console/organizations/${o.slug}/projects">${o.name}</a> · <a href="/console/organizations/${o.slug}/members">Members</a> · <a href="/console/organizations/${o.slug}/settings">Settings</a></li>`,
-    )}</ul><p><a href="/console/users/${session().user.slug}/keys">Your API keys</a></p></section><div id="projects"></div>`,
+        h`<li><a href="${uri`/console/organizations/${o.slug}/projects`}">${o.name}</a> · <a href="${uri`/console/organizations/${o.slug}/members`}">Members</a> · <a href="${uri`/console/organizations/${o.slug}/settings`}">Settings</a></li>`,
+    )}</ul><p><a href="${uri`/console/users/${session().user.slug}/keys`}">Your API keys</a></p></section><div id="projects"></div>`,
   );
   if (list.length === 1) {
-    const reply = await get(`/v0/organizations/${list[0].slug}/projects?per_page=50`);
+    const reply = await get(uri`/v0/organizations/${list[0].slug}/projects?per_page=50`);
     show(
-      h`<section><h2>Projects</h2><ul data-testid="projects">${(reply.data ?? []).map((p) => h`<li><a href="/console/projects/${p.slug}/plots">${p.name}</a></li>`)}</ul></section>`,
+      h`<section><h2>Projects</h2><ul data-testid="projects">${(reply.data ?? []).map((p) => h`<li><a href="${uri`/console/projects/${p.slug}/plots`}">${p.name}</a></li>`)}</ul></section>`,
       $('#projects'),
     );
   }
@@ -84,16 +84,16 @@ async function consoleHome() {
 
 /** Pages of one project, public (`/perf/{p}/…`) or in the console (`/console/projects/{p}/…`). */
 async function projectPages(slug, rest, console) {
-  const reply = await get(`/v0/projects/${encodeURIComponent(slug)}`);
+  const reply = await get(uri`/v0/projects/${slug}`);
   if (!reply.ok) return notFoundPage();
   const project = reply.data;
   document.title = `📈 ${project.name} · Atrium bench`;
-  const base = console ? `/console/projects/${project.slug}` : `/perf/${project.slug}`;
+  const base = console ? uri`/console/projects/${project.slug}` : uri`/perf/${project.slug}`;
   const [kind, id, action] = rest;
   if (console && kind === undefined) return location.replace(`${base}/plots`);
   // The perf page asks for its data first and checks its own permission.
   if ((!console && kind === undefined) || kind === 'perf') return perfPage(project, base);
-  const editable = Boolean(session()) && (await allowed(`/v0/projects/${project.slug}/allowed/edit`));
+  const editable = Boolean(session()) && (await allowed(uri`/v0/projects/${project.slug}/allowed/edit`));
   show(h`${projectNav(project, base, console)}<div id="content"></div>`);
   if (kind === 'plots') return dashboardPage(project, base, editable);
   if (kind === 'reports') return id ? reportPage(project, base, id) : reportsPage(project, base);
@@ -110,7 +110,7 @@ async function projectPages(slug, rest, console) {
     const { dimensionPage, dimensionsPage } = await import('./dimensions.js');
     return id ? dimensionPage(project, base, kind, id, console && editable) : dimensionsPage(project, base, kind);
   }
-  if (console && kind === 'keys') return keysPage(`/v0/projects/${project.slug}/keys`, 'Project keys');
+  if (console && kind === 'keys') return keysPage(uri`/v0/projects/${project.slug}/keys`, 'Project keys');
   if (console && kind === 'settings') return (await import('./settings.js')).projectSettingsPage(project);
   notFoundPage();
 }
@@ -128,7 +128,7 @@ async function route() {
     return second ? projectPages(second, [third, ...rest], false) : projectsPage('/v0/projects', 'Public projects');
   if (top !== 'console') return notFoundPage();
   if (!session()) {
-    if (second === 'projects' && third) return location.replace(`/perf/${third}${location.search}`);
+    if (second === 'projects' && third) return location.replace(`${uri`/perf/${third}`}${location.search}`);
     return location.replace('/auth/login');
   }
   if (second === undefined) return consoleHome();
@@ -140,7 +140,7 @@ async function route() {
   }
   show(h`<div id="content"></div>`);
   if (second === 'organizations' && third) return orgProjectsPage(third);
-  if (second === 'users' && rest[0] === 'keys') return keysPage(`/v0/users/${third}/keys`, 'API keys');
+  if (second === 'users' && rest[0] === 'keys') return keysPage(uri`/v0/users/${third}/keys`, 'API keys');
   if (second === 'users') return (await import('./settings.js')).userSettingsPage();
   notFoundPage();
 }

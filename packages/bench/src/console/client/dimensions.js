@@ -2,7 +2,7 @@
 // move a branch's start point, archive and delete.
 import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
-import { $, changedFields, date, h, notFound, notify, show } from './dom.js';
+import { $, changedFields, date, h, notFound, notify, show, uri } from './dom.js';
 import { listPage } from './list.js';
 import { DIMENSIONS } from './pages.js';
 
@@ -11,21 +11,21 @@ const title = (kind) => kind[0].toUpperCase() + kind.slice(1);
 export const dimensionsPage = (project, base, kind) =>
   listPage(
     title(kind),
-    `/v0/projects/${project.slug}/${kind}`,
+    uri`/v0/projects/${project.slug}/${kind}`,
     ['Name', 'Slug', 'Archived'],
     (d) =>
-      h`<td><a href="${base}/${kind}/${d.slug}">${d.name}</a></td><td>${d.slug}</td><td>${d.archived ? date(d.archived) : ''}</td>`,
+      h`<td><a href="${base}${uri`/${kind}/${d.slug}`}">${d.name}</a></td><td>${d.slug}</td><td>${d.archived ? date(d.archived) : ''}</td>`,
     { archived: true, search: true },
   );
 
 /** "branch name, version n (hash)" of a head's start point, linked to that branch. */
 async function startPointText(project, base, start) {
-  const from = await get(`/v0/projects/${project.slug}/branches/${start.branch}`);
+  const from = await get(uri`/v0/projects/${project.slug}/branches/${start.branch}`);
   const name = from.ok ? from.data.name : start.branch;
   const version = start.version
     ? ` version ${start.version.number}${start.version.hash ? ` (${start.version.hash})` : ''}`
     : '';
-  return h`<a href="${base}/branches/${from.ok ? from.data.slug : start.branch}">${name}</a>${version}`;
+  return h`<a href="${base}${uri`/branches/${from.ok ? from.data.slug : start.branch}`}">${name}</a>${version}`;
 }
 
 /** Which report and threshold filter names this kind of dimension. */
@@ -35,18 +35,18 @@ const FILTER = { branches: 'branch', testbeds: 'testbed', measures: 'measure' };
 async function related(project, base, kind, d) {
   const key = FILTER[kind];
   if (!key) return '';
-  const path = `/v0/projects/${project.slug}`;
+  const path = uri`/v0/projects/${project.slug}`;
   const archived = d.archived ? '&archived=true' : '';
   const [reports, thresholds] = await Promise.all([
     key === 'measure' ? undefined : get(`${path}/reports?per_page=4&${key}=${encodeURIComponent(d.uuid)}${archived}`),
     get(`${path}/thresholds?per_page=8&${key}=${encodeURIComponent(d.name)}${archived}`),
   ]);
   const recent = reports?.ok
-    ? h`<section><div class="row"><h3>Recent reports</h3><a href="${base}/reports?${key}=${encodeURIComponent(d.slug)}${archived}">All reports</a></div>${
+    ? h`<section><div class="row"><h3>Recent reports</h3><a href="${base}${uri`/reports?${key}=${d.slug}`}${archived}">All reports</a></div>${
         reports.data.length
           ? h`<table data-testid="recent-reports"><tr><th>Started</th><th>Branch</th><th>Testbed</th></tr>${reports.data.map(
               (r) =>
-                h`<tr><td><a href="${base}/reports/${r.uuid}">${date(r.start_time)}</a></td><td>${r.branch.name}</td><td>${r.testbed.name}</td></tr>`,
+                h`<tr><td><a href="${base}${uri`/reports/${r.uuid}`}">${date(r.start_time)}</a></td><td>${r.branch.name}</td><td>${r.testbed.name}</td></tr>`,
             )}</table>`
           : h`<p class="muted">No reports yet.</p>`
       }</section>`
@@ -56,7 +56,7 @@ async function related(project, base, kind, d) {
         thresholds.data.length
           ? h`<table data-testid="dimension-thresholds"><tr><th>Threshold</th><th>Model</th></tr>${thresholds.data.map(
               (t) =>
-                h`<tr><td><a href="${base}/thresholds/${t.uuid}">${t.branch.name} | ${t.testbed.name} | ${t.measure.name}</a></td><td>${t.model?.test ?? 'No model'}</td></tr>`,
+                h`<tr><td><a href="${base}${uri`/thresholds/${t.uuid}`}">${t.branch.name} | ${t.testbed.name} | ${t.measure.name}</a></td><td>${t.model?.test ?? 'No model'}</td></tr>`,
             )}</table>`
           : h`<p class="muted">No thresholds.</p>`
       }</section>`
@@ -78,11 +78,11 @@ const startPointForm = () =>
 <button class="primary">Set start point</button></form></section>`;
 
 export async function dimensionPage(project, base, kind, id, editable) {
-  const path = `/v0/projects/${project.slug}/${kind}/${encodeURIComponent(id)}`;
+  const path = uri`/v0/projects/${project.slug}/${kind}/${id}`;
   const label = DIMENSIONS[kind];
   const [reply, deletable] = await Promise.all([
     get(path),
-    editable && allowed(`/v0/projects/${project.slug}/allowed/delete`),
+    editable && allowed(uri`/v0/projects/${project.slug}/allowed/delete`),
   ]);
   if (!reply.ok) return notFound(label);
   const d = reply.data;
@@ -120,9 +120,7 @@ export async function dimensionPage(project, base, kind, id, editable) {
     const done = await api('PATCH', path, body);
     if (!done.ok) return notify(`Failed to update the ${label.toLowerCase()}: ${failure(done)}`, 'error');
     if (done.data.slug !== d.slug)
-      return location.replace(
-        `${base}/${kind}/${done.data.slug}?notify_text=${encodeURIComponent(`${label} updated.`)}`,
-      );
+      return location.replace(base + uri`/${kind}/${done.data.slug}?notify_text=${`${label} updated.`}`);
     notify(`${label} updated.`);
     again();
   });
@@ -144,6 +142,6 @@ export async function dimensionPage(project, base, kind, id, editable) {
   wireDelete($('#content'), async () => {
     const done = await api('DELETE', path);
     if (!done.ok) return notify(`Failed to delete: ${failure(done)}`, 'error');
-    location.href = `${base}/${kind}?notify_text=${encodeURIComponent(`${label} deleted.`)}`;
+    location.href = base + uri`/${kind}?notify_text=${`${label} deleted.`}`;
   });
 }

@@ -54,6 +54,19 @@ export function changedFields(form, current, nullable = []) {
 /** `YYYY-MM-DD` of a time in ms (UTC), for date inputs. */
 export const dayOf = (ms) => (ms ? new Date(Number(ms)).toISOString().slice(0, 10) : '');
 
+/** `.` and `..` stay dot segments however their dots are encoded (URL standard): they go double-encoded. */
+const DOT_SEGMENT = /^\.\.?$/;
+
+/**
+ * A URL whose every interpolation is percent-encoded, so that it stays within its path segment (or query value):
+ * uri`/v0/projects/${slug}/reports` never leaves the project, whatever the slug holds (`..` names no resource).
+ */
+export const uri = (strings, ...values) =>
+  strings.reduce((out, text, i) => {
+    const value = String(values[i - 1]);
+    return `${out}${DOT_SEGMENT.test(value) ? value.replaceAll('.', '%252E') : encodeURIComponent(value)}${text}`;
+  });
+
 export const params = () => new URLSearchParams(location.search);
 
 /** Sets (or, for null/''/undefined, deletes) query parameters; `push` adds a history entry. */

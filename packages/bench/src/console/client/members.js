@@ -1,15 +1,34 @@
-// Organization members: search, change role, remove (a second click confirms), and invitations by email with a role.
-import { allowed, api, failure } from './api.js';
-import { $, h, notify, raw, show } from './dom.js';
+// Organization members: search, change role, remove (a second click confirms), and invitations by email with a role;
+// those who may invite see the pending invitations and revoke them.
+import { allowed, api, failure, get } from './api.js';
+import { $, date, h, notify, raw, show, uri } from './dom.js';
 import { listPage } from './list.js';
 
 const ROLES = ['leader', 'member'];
+
+/** The pending invitations (each lasts days, so there are few: the first 255 are shown), with Revoke buttons. */
+async function pendingInvitations(path) {
+  const reply = await get(`${path}/invitations?per_page=255`);
+  if (!reply.ok)
+    return show(h`<p class="error" role="alert">Failed to fetch invitations: ${failure(reply)}</p>`, $('#invitations'));
+  show(
+    h`<h2>Pending invitations</h2>${
+      reply.data.length
+        ? h`<table data-testid="invitations"><tr><th>Email</th><th>Role</th><th>Invited by</th><th>Expires (UTC)</th><th></th></tr>${reply.data.map(
+            (i) =>
+              h`<tr><td>${i.email}</td><td>${i.role}</td><td>${i.inviter.name}</td><td>${date(i.expiration)}</td><td><button type="button" data-revoke="${i.uuid}" data-email="${i.email}">Revoke</button></td></tr>`,
+          )}</table>`
+        : h`<p class="muted">No pending invitations.</p>`
+    }`,
+    $('#invitations'),
+  );
+}
 
 const roleSelect = (member) =>
   h`<select data-member="${member.slug}" aria-label="Role of ${member.name}">${ROLES.map((role) => h`<option ${raw(role === member.role ? 'selected' : '')}>${role}</option>`)}</select>`;
 
 export async function membersPage(org) {
-  const path = `/v0/organizations/${encodeURIComponent(org)}`;
+  const path = uri`/v0/organizations/${org}`;
   const permission = (name) => allowed(`${path}/allowed/${name}`);
   const [invite, editRole, removeRole] = await Promise.all(['create_role', 'edit_role', 'delete_role'].map(permission));
   show(
@@ -17,7 +36,8 @@ export async function membersPage(org) {
       invite
         ? h`<section><h2>Invite a member</h2><p class="muted">The invitation is mailed with a link to accept it; the invitee joins with the role chosen here.</p>
 <form id="invite" class="row"><label>Email <input name="email" type="email" required></label><label>Name (optional) <input name="name" maxlength="64"></label>
-<label>Role <select name="role">${ROLES.map((role) => h`<option>${role}</option>`)}</select></label><button class="primary">Invite</button></form></section>`
+<label>Role <select name="role">${ROLES.map((role) => h`<option>${role}</option>`)}</select></label><button class="primary">Invite</button></form></section>
+<section id="invitations"></section>`
         : ''
     }`,
     $('#content'),
@@ -38,12 +58,13 @@ export async function membersPage(org) {
   members.addEventListener('change', async (event) => {
     const slug = event.target.dataset?.member;
     if (!slug) return;
-    const done = await api('PATCH', `${path}/members/${slug}`, { role: event.target.value });
+    const done = await api('PATCH', path + uri`/members/${slug}`, { role: event.target.value });
     if (!done.ok) {
       notify(`Failed to change the role: ${failure(done)}`, 'error');
       return list();
     }
     notify(`${done.data.name} is now a ${done.data.role}.`);
+    if (invite) pendingInvitations(path); // a role change voids invitations to the member's address
   });
   members.addEventListener('click', async (event) => {
     const button = event.target.closest('button[data-remove]');
@@ -53,10 +74,11 @@ export async function membersPage(org) {
       button.textContent = 'Click again to remove';
       return;
     }
-    const done = await api('DELETE', `${path}/members/${button.dataset.remove}`);
+    const done = await api('DELETE', path + uri`/members/${button.dataset.remove}`);
     if (!done.ok) return notify(`Failed to remove the member: ${failure(done)}`, 'error');
     notify('Member removed.');
     list();
+    if (invite) pendingInvitations(path);
   });
   $('#invite')?.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -67,5 +89,16 @@ export async function membersPage(org) {
     if (!done.ok) return notify(`Failed to invite: ${failure(done)}`, 'error');
     notify(`Invitation sent to ${body.email} as ${body.role}.`);
     event.target.reset();
+    pendingInvitations(path);
+  });
+  if (!invite) return;
+  await pendingInvitations(path);
+  $('#invitations').addEventListener('click', async (event) => {
+    const button = event.target.closest('button[data-revoke]');
+    if (!button) return;
+    const done = await api('DELETE', path + uri`/invitations/${button.dataset.revoke}`);
+    if (!done.ok) notify(`Failed to revoke the invitation: ${failure(done)}`, 'error');
+    else notify(`Invitation to ${button.dataset.email} revoked.`);
+    pendingInvitations(path);
   });
 }

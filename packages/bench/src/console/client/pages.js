@@ -1,6 +1,6 @@
 // Project pages: dashboard of pinned plots, reports and alerts, keys; the project menu and the not-found page.
 import { api, failure, get } from './api.js';
-import { $, date, dayOf, h, notFound, notify, params, raw, show } from './dom.js';
+import { $, date, dayOf, h, notFound, notify, params, raw, show, uri } from './dom.js';
 import { listPage } from './list.js';
 import { drawPlot } from './plot.js';
 
@@ -42,7 +42,7 @@ const dimensionFilter = (name, label, items) =>
 export async function reportsPage(project, base) {
   const [branches, testbeds] = await Promise.all(
     ['branches', 'testbeds'].map(
-      async (kind) => (await get(`/v0/projects/${project.slug}/${kind}?per_page=255`)).data ?? [],
+      async (kind) => (await get(uri`/v0/projects/${project.slug}/${kind}?per_page=255`)).data ?? [],
     ),
   );
   const filters = () =>
@@ -51,10 +51,10 @@ export async function reportsPage(project, base) {
 <label>To <input type="date" data-param="end_time" data-day="end" value="${dayOf(params().get('end_time'))}"></label>`;
   return listPage(
     'Reports',
-    `/v0/projects/${project.slug}/reports`,
+    uri`/v0/projects/${project.slug}/reports`,
     ['Started', 'Branch', 'Testbed', 'Adapter', 'Alerts'],
     (r) =>
-      h`<td><a href="${base}/reports/${r.uuid}">${date(r.start_time)}</a></td><td>${r.branch.name}</td><td>${r.testbed.name}</td><td>${r.adapter}</td><td>${alertsSummary(r)}</td>`,
+      h`<td><a href="${base}${uri`/reports/${r.uuid}`}">${date(r.start_time)}</a></td><td>${r.branch.name}</td><td>${r.testbed.name}</td><td>${r.adapter}</td><td>${alertsSummary(r)}</td>`,
     { archived: true, filters },
   );
 }
@@ -86,7 +86,7 @@ const noThreshold = (base, report, measure) =>
     : h`<span class="muted">no threshold</span>`;
 
 export async function reportPage(project, base, uuid) {
-  const reply = await get(`/v0/projects/${project.slug}/reports/${uuid}`);
+  const reply = await get(uri`/v0/projects/${project.slug}/reports/${uuid}`);
   if (!reply.ok) return notFound('Report');
   const r = reply.data;
   const alertOf = new Map(
@@ -103,7 +103,7 @@ export async function reportPage(project, base, uuid) {
             const alert = alertOf.get(`${entry.iteration}/${entry.benchmark.uuid}/${m.measure.uuid}`);
             return h`<tr${raw(alert ? ' class="error"' : '')}><td>${entry.benchmark.name}</td><td>${m.measure.name} <span class="muted">${m.measure.units}</span></td><td><strong>${m.metric.value}</strong></td>
 <td>${m.metric.lower_value ?? '—'} / ${m.metric.upper_value ?? '—'}</td><td>${m.boundary?.lower_limit ?? '—'}</td><td>${m.boundary?.upper_limit ?? '—'}</td>
-<td>${alert ? h`<a href="${base}/alerts/${alert.uuid}">🚨 ${alert.status}</a>` : m.threshold ? 'ok' : noThreshold(base, r, m.measure)}</td>
+<td>${alert ? h`<a href="${base}${uri`/alerts/${alert.uuid}`}">🚨 ${alert.status}</a>` : m.threshold ? 'ok' : noThreshold(base, r, m.measure)}</td>
 <td><a href="${perfLink(base, r, entry.benchmark, m.measure, Boolean(m.boundary))}">📈 view plot</a></td></tr>`;
           }),
       )}</table>`,
@@ -123,38 +123,38 @@ export async function alertsPage(project, base, editable) {
   const dismissAll = editable ? h`<button type="button" id="dismiss-all">Dismiss all</button>` : '';
   await listPage(
     'Alerts',
-    `/v0/projects/${project.slug}/alerts`,
+    uri`/v0/projects/${project.slug}/alerts`,
     ['Status', 'Benchmark', 'Branch', 'Testbed', 'Measure', 'Created'],
     (a) =>
-      h`<td>${alertStatus(a)}</td><td><a href="${base}/alerts/${a.uuid}">${a.benchmark.name}</a></td><td>${a.threshold.branch.name}</td><td>${a.threshold.testbed.name}</td><td>${a.threshold.measure.name}</td><td>${date(a.created)}</td>`,
+      h`<td>${alertStatus(a)}</td><td><a href="${base}${uri`/alerts/${a.uuid}`}">${a.benchmark.name}</a></td><td>${a.threshold.branch.name}</td><td>${a.threshold.testbed.name}</td><td>${a.threshold.measure.name}</td><td>${date(a.created)}</td>`,
     { archived: true, extra: dismissAll },
   );
   // On #content, which outlives the list's re-renders.
   $('#content').addEventListener('click', async (event) => {
     if (event.target.id !== 'dismiss-all') return;
-    const all = await get(`/v0/projects/${project.slug}/alerts?per_page=255&status=active`);
+    const all = await get(uri`/v0/projects/${project.slug}/alerts?per_page=255&status=active`);
     for (const alert of all.data ?? [])
-      await api('PATCH', `/v0/projects/${project.slug}/alerts/${alert.uuid}`, { status: 'dismissed' });
+      await api('PATCH', uri`/v0/projects/${project.slug}/alerts/${alert.uuid}`, { status: 'dismissed' });
     location.reload();
   });
 }
 
 export async function alertPage(project, base, uuid, editable) {
-  const reply = await get(`/v0/projects/${project.slug}/alerts/${uuid}`);
+  const reply = await get(uri`/v0/projects/${project.slug}/alerts/${uuid}`);
   if (!reply.ok) return notFound('Alert');
   const a = reply.data;
   const t = a.threshold;
   const action = a.status === 'active' ? ['dismissed', 'Dismiss'] : ['active', 'Reactivate'];
   show(
     h`<section><div class="row"><h2>Alert: ${a.benchmark.name}</h2>${alertStatus(a)}${editable ? h`<button type="button" id="alert-status" data-status="${action[0]}">${action[1]}</button>` : ''}</div>
-<table><tr><th>Status</th><td data-testid="alert-status">${a.status}</td></tr><tr><th>Report</th><td><a href="${base}/reports/${a.report}">${a.report}</a></td></tr>
+<table><tr><th>Status</th><td data-testid="alert-status">${a.status}</td></tr><tr><th>Report</th><td><a href="${base}${uri`/reports/${a.report}`}">${a.report}</a></td></tr>
 <tr><th>Branch</th><td>${t.branch.name}</td></tr><tr><th>Testbed</th><td>${t.testbed.name}</td></tr><tr><th>Measure</th><td>${t.measure.name}</td></tr>
 <tr><th>Value</th><td>${a.metric.value}</td></tr><tr><th>Violated limit</th><td>${a.limit} (${a.limit === 'lower' ? a.boundary.lower_limit : a.boundary.upper_limit})</td></tr>
-<tr><th>Baseline</th><td>${a.boundary.baseline}</td></tr><tr><th>Threshold</th><td><a href="${base}/thresholds/${t.uuid}${t.model ? `?model=${t.model.uuid}` : ''}">${t.model?.test ?? 'no model'}</a> <span class="muted">(the model when the alert was raised)</span></td></tr><tr><th>Created</th><td>${date(a.created)}</td></tr></table></section>`,
+<tr><th>Baseline</th><td>${a.boundary.baseline}</td></tr><tr><th>Threshold</th><td><a href="${base}${uri`/thresholds/${t.uuid}`}${t.model ? `?model=${encodeURIComponent(t.model.uuid)}` : ''}">${t.model?.test ?? 'no model'}</a> <span class="muted">(the model when the alert was raised)</span></td></tr><tr><th>Created</th><td>${date(a.created)}</td></tr></table></section>`,
     $('#content'),
   );
   $('#alert-status')?.addEventListener('click', async (event) => {
-    const done = await api('PATCH', `/v0/projects/${project.slug}/alerts/${uuid}`, {
+    const done = await api('PATCH', uri`/v0/projects/${project.slug}/alerts/${uuid}`, {
       status: event.target.dataset.status,
     });
     if (!done.ok) return notify(`Failed to update the alert: ${failure(done)}`, 'error');
@@ -164,7 +164,7 @@ export async function alertPage(project, base, uuid, editable) {
 
 /** The pinned-plots dashboard: each card draws the plot's last `window` seconds on the branch's current head. */
 export async function dashboardPage(project, base, editable) {
-  const reply = await get(`/v0/projects/${project.slug}/plots?per_page=64`);
+  const reply = await get(uri`/v0/projects/${project.slug}/plots?per_page=64`);
   const plots = reply.ok ? reply.data : [];
   const perf = base.startsWith('/console') ? `${base}/perf` : base;
   show(
@@ -194,7 +194,7 @@ export async function dashboardPage(project, base, editable) {
         start_time: String(Math.max(0, now - plot.window * 1000)),
         end_time: String(now),
       });
-      const data = await get(`/v0/projects/${project.slug}/perf?${query}`);
+      const data = await get(`${uri`/v0/projects/${project.slug}/perf`}?${query}`);
       const points = data.ok ? data.data.results.reduce((n, r) => n + r.metrics.length, 0) : 0;
       if (!points) return show(h`<p class="muted">No data in this window.</p>`, card);
       card.dataset.points = String(points);
@@ -215,7 +215,7 @@ export async function dashboardPage(project, base, editable) {
     const button = event.target.closest('button');
     const card = button?.closest('[data-plot]');
     if (!card) return;
-    const path = `/v0/projects/${project.slug}/plots/${card.dataset.plot}`;
+    const path = uri`/v0/projects/${project.slug}/plots/${card.dataset.plot}`;
     const done =
       button.dataset.unpin !== undefined
         ? await api('DELETE', path)
@@ -258,7 +258,7 @@ export async function keysPage(path, title) {
   $('#content').onclick = async (event) => {
     const uuid = event.target.dataset?.revoke;
     if (!uuid) return;
-    const done = await api('DELETE', `${path}/${uuid}`);
+    const done = await api('DELETE', `${path}${uri`/${uuid}`}`);
     if (!done.ok) return notify(`Failed to revoke: ${failure(done)}`, 'error');
     keysPage(path, title);
   };

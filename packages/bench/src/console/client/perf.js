@@ -1,6 +1,6 @@
 // The perf explorer: the whole view lives in the URL (Bencher's parameter names), the plot is drawn by plot.js.
 import { allowed, api, get, session } from './api.js';
-import { $, dayOf, h, notify, pager, params, raw, setParams, show, turnPage } from './dom.js';
+import { $, dayOf, h, notify, pager, params, raw, setParams, show, turnPage, uri } from './dom.js';
 import { drawPlot } from './plot.js';
 
 export const MAX_PERMUTATIONS = 255;
@@ -30,10 +30,10 @@ export function perfQuery(search = params()) {
 
 /** With nothing chosen (and `clear` unset), the view of the latest report, as Bencher's cold start. */
 async function coldStart(project) {
-  const reports = await get(`/v0/projects/${project.slug}/reports?per_page=1&page=1`);
+  const reports = await get(uri`/v0/projects/${project.slug}/reports?per_page=1&page=1`);
   const latest = reports.data?.[0];
   if (!latest) return false;
-  const report = (await get(`/v0/projects/${project.slug}/reports/${latest.uuid}`)).data;
+  const report = (await get(uri`/v0/projects/${project.slug}/reports/${latest.uuid}`)).data;
   const iteration = report.results?.[0] ?? [];
   const benchmarks = iteration.slice(0, 10).map((result) => result.benchmark.uuid);
   const measure = iteration[0]?.measures?.[0]?.measure?.uuid;
@@ -73,7 +73,7 @@ async function fillPicker(project, name) {
   const query = new URLSearchParams({ per_page: String(PER_PAGE), page: String(page) });
   if (search) query.set('search', search);
   if (archived) query.set('archived', 'true');
-  const reply = await get(`/v0/projects/${project.slug}/${name}?${query}`);
+  const reply = await get(`${uri`/v0/projects/${project.slug}/${name}`}?${query}`);
   const chosen = new Set(list(name));
   const items = reply.ok ? reply.data : [];
   show(
@@ -116,8 +116,8 @@ ${FLAGS.map(([flag, label]) => h`<label><input type="checkbox" name="${flag}" ${
 
 function shareHtml(project) {
   const query = perfQuery();
-  const image = `${location.origin}/v0/projects/${project.slug}/perf/img?${query}`;
-  const page = `${location.origin}/perf/${project.slug}?${query}`;
+  const image = `${location.origin}${uri`/v0/projects/${project.slug}/perf/img`}?${query}`;
+  const page = `${location.origin}${uri`/perf/${project.slug}`}?${query}`;
   const snippet = `<a href="${page}"><img src="${image}" alt="${project.name} benchmarks"></a>`;
   return h`<details><summary>Share and embed</summary><p><a href="${image}" data-testid="png">PNG of this plot</a> · <a href="${page}">Public link</a></p>
 <label>Embed snippet <textarea readonly rows="3" cols="80" data-testid="embed">${snippet}</textarea></label></details>`;
@@ -130,7 +130,7 @@ function pinHtml() {
 <label>Rank <input name="rank" type="number" min="1" max="64" value="64"></label><button class="primary">Pin</button></form></details>`;
 }
 
-const perfPath = (project) => `/v0/projects/${project.slug}/perf?${perfQuery()}`;
+const perfPath = (project) => `${uri`/v0/projects/${project.slug}/perf`}?${perfQuery()}`;
 
 /** Whether the view names every dimension within the permutation limit, so that it is asked for. */
 const askable = () => DIMENSIONS.every(([name]) => list(name).length) && permutations() <= MAX_PERMUTATIONS;
@@ -197,7 +197,7 @@ async function drawView(project, base, pending) {
     active.length
       ? h`<h3>🚨 Active alerts on this plot</h3><ul>${active.map(
           ({ result, metric }) =>
-            h`<li><a href="${base}/alerts/${metric.alert.uuid}">${result.benchmark.name} · ${result.measure.name} at ${metric.start_time}: ${metric.metric.value}</a></li>`,
+            h`<li><a href="${base}${uri`/alerts/${metric.alert.uuid}`}">${result.benchmark.name} · ${result.measure.name} at ${metric.start_time}: ${metric.metric.value}</a></li>`,
         )}</ul>`
       : raw(''),
     alerts,
@@ -210,7 +210,7 @@ export async function perfPage(project, base) {
   if (params().get('clear') !== 'true' && DIMENSIONS.every(([name]) => !list(name).length)) await coldStart(project);
   // The plot's data is asked for before anything else the page waits on.
   const first = askable() ? perfReply(perfPath(project)) : undefined;
-  const manage = Boolean(session()) && (await allowed(`/v0/projects/${project.slug}/allowed/manage`));
+  const manage = Boolean(session()) && (await allowed(uri`/v0/projects/${project.slug}/allowed/manage`));
   const render = async (pending) => {
     show(h`<section><div class="row"><h2 style="margin:0">${project.name}</h2><a href="${base}/plots">Dashboard</a><a href="${base}/reports">Reports</a><a href="${base}/alerts">Alerts</a></div>
 ${controlsHtml()}<div id="plot" data-testid="plot"></div><div id="plot-alerts"></div>${shareHtml(project)}${manage ? pinHtml() : ''}</section>
@@ -273,9 +273,9 @@ ${controlsHtml()}<div id="plot" data-testid="plot"></div><div id="plot-alerts"><
       ...Object.fromEntries(FLAGS.map(([flag]) => [flag, p.get(flag) === 'true'])),
       ...Object.fromEntries(DIMENSIONS.map(([name]) => [name, list(name)])),
     };
-    const reply = await api('POST', `/v0/projects/${project.slug}/plots`, body);
+    const reply = await api('POST', uri`/v0/projects/${project.slug}/plots`, body);
     if (!reply.ok) return notify(`Failed to pin the plot: ${reply.data?.message ?? reply.status}`, 'error');
-    location.href = `/console/projects/${project.slug}/plots?notify_text=${encodeURIComponent('Plot pinned.')}`;
+    location.href = uri`/console/projects/${project.slug}/plots?notify_text=${'Plot pinned.'}`;
   });
   window.addEventListener('popstate', () => render());
 }

@@ -1,6 +1,6 @@
 // The perf plot: uPlot (canvas) with one line per permutation, boundary limits as dashed lines, active
 // alerts as red markers, a tooltip for the nearest point and a legend that toggles series.
-import { esc } from './dom.js';
+import { esc, uri } from './dom.js';
 
 export const COLOURS = [
   '#4e79a7',
@@ -67,9 +67,9 @@ function tooltipHtml(line, metric, base) {
     ['Date', metric.start_time],
   ].filter(([, value]) => value !== null && value !== undefined);
   const alert = metric.alert
-    ? `<div><strong>🚨 ${esc(metric.alert.status)} alert</strong> — <a href="${esc(base)}/alerts/${esc(metric.alert.uuid)}">view alert</a></div>`
+    ? `<div><strong>🚨 ${esc(metric.alert.status)} alert</strong> — <a href="${esc(base + uri`/alerts/${metric.alert.uuid}`)}">view alert</a></div>`
     : '';
-  return `<strong>${esc(line.label)}</strong><table>${rows.map(([name, value]) => `<tr><th>${esc(name)}</th><td>${esc(value)}</td></tr>`).join('')}</table>${alert}<a href="${esc(base)}/reports/${esc(metric.report)}">view report</a>`;
+  return `<strong>${esc(line.label)}</strong><table>${rows.map(([name, value]) => `<tr><th>${esc(name)}</th><td>${esc(value)}</td></tr>`).join('')}</table>${alert}<a href="${esc(base + uri`/reports/${metric.report}`)}">view report</a>`;
 }
 
 /** Draws the plot into `root`; returns the uPlot instance. */
@@ -156,8 +156,8 @@ export function drawPlot(root, perf, options) {
   plot.over.addEventListener('click', () => {
     if (!hovered) return;
     location.href = hovered.metric.alert
-      ? `${options.base}/alerts/${hovered.metric.alert.uuid}`
-      : `${options.base}/reports/${hovered.metric.report}`;
+      ? options.base + uri`/alerts/${hovered.metric.alert.uuid}`
+      : options.base + uri`/reports/${hovered.metric.report}`;
   });
   return plot;
 }

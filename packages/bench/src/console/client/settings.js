@@ -1,7 +1,7 @@
 // Project and organization settings: name, slug (and a project's URL and visibility), delete after typing the slug;
 // the user's own account.
-import { allowed, api, clearSession, failure, get, saveSession, session } from './api.js';
-import { $, changedFields, h, notFound, notify, raw, show } from './dom.js';
+import { allowed, api, failure, get, saveSession, session } from './api.js';
+import { $, changedFields, date, h, notFound, notify, params, raw, show, uri } from './dom.js';
 
 /** The delete section: the button stays disabled until the slug is typed. */
 const deleteSection = (what, warning) =>
@@ -35,7 +35,7 @@ function wireSave(form, path, current, what, saved) {
 const selected = (on) => raw(on ? 'selected' : '');
 
 export async function projectSettingsPage(project) {
-  const path = `/v0/projects/${project.slug}`;
+  const path = uri`/v0/projects/${project.slug}`;
   const [editable, deletable] = await Promise.all([allowed(`${path}/allowed/edit`), allowed(`${path}/allowed/delete`)]);
   show(
     h`<section><h2>Project settings</h2><form id="project-settings"><fieldset ${raw(editable ? '' : 'disabled')}>
@@ -54,7 +54,7 @@ export async function projectSettingsPage(project) {
     $('#content'),
   );
   wireSave('#project-settings', path, project, 'the project', (saved) =>
-    location.replace(`/console/projects/${saved.slug}/settings?notify_text=${encodeURIComponent('Project saved.')}`),
+    location.replace(uri`/console/projects/${saved.slug}/settings?notify_text=${'Project saved.'}`),
   );
   if (deletable)
     wireDeleteBySlug(project.slug, path, 'the project', () => {
@@ -63,7 +63,7 @@ export async function projectSettingsPage(project) {
 }
 
 export async function organizationSettingsPage(org) {
-  const path = `/v0/organizations/${encodeURIComponent(org)}`;
+  const path = uri`/v0/organizations/${org}`;
   const reply = await get(path);
   if (!reply.ok) return notFound('Organization');
   const organization = reply.data;
@@ -80,9 +80,7 @@ export async function organizationSettingsPage(org) {
   );
   wireSave('#organization-settings', path, organization, 'the organization', (saved) => {
     localStorage.removeItem('BENCHER_ORGANIZATION');
-    location.replace(
-      `/console/organizations/${saved.slug}/settings?notify_text=${encodeURIComponent('Organization saved.')}`,
-    );
+    location.replace(uri`/console/organizations/${saved.slug}/settings?notify_text=${'Organization saved.'}`);
   });
   if (deletable)
     wireDeleteBySlug(organization.slug, path, 'the organization', () => {
@@ -91,26 +89,56 @@ export async function organizationSettingsPage(org) {
     });
 }
 
-/** The signed-in user's name, slug and email; a new email ends the session (its token names the old one). */
+/**
+ * The signed-in user's name, slug and email. A new email waits for the link mailed to it (`?confirm_email=` here):
+ * confirming answers a new session, since a session names the address.
+ */
 export async function userSettingsPage() {
   const stored = session();
   const user = stored.user;
+  const path = uri`/v0/users/${user.slug}`;
+  const settingsPage = (slug, notice) => uri`/console/users/${slug}/settings?notify_text=${notice}`;
   show(
     h`<section><h2>Account</h2><form id="user-settings"><label>Name <input name="name" value="${user.name}" required maxlength="64"></label>
 <label>Slug <input name="slug" value="${user.slug}" required maxlength="64"></label>
-<label>Email <input name="email" type="email" value="${user.email}" required></label><small class="muted">Changing your email logs you out: log in again with the new one.</small>
-<button class="primary">Save</button></form>
-<p><a href="/console/users/${user.slug}/keys">API keys</a> · <a href="/auth/logout">Log out</a></p></section>`,
+<label>Email <input name="email" type="email" value="${user.email}" required></label><small class="muted">A new email takes effect once you follow the link mailed to it; until then you log in with this one.</small>
+<button class="primary">Save</button></form><div id="email-change"></div>
+<p><a href="${uri`/console/users/${user.slug}/keys`}">API keys</a> · <a href="/auth/logout">Log out</a></p></section>`,
     $('#content'),
   );
-  wireSave('#user-settings', `/v0/users/${user.slug}`, user, 'your account', (saved, body) => {
-    if (body.email) {
-      clearSession();
-      return location.replace(
-        `/auth/login?notify_text=${encodeURIComponent(`Email changed: log in with ${body.email}.`)}`,
-      );
-    }
+  wireSave('#user-settings', path, user, 'your account', (saved, body) => {
     saveSession({ ...stored, user: { ...user, ...saved } });
-    location.replace(`/console/users/${saved.slug}/settings?notify_text=${encodeURIComponent('Account saved.')}`);
+    location.replace(
+      settingsPage(
+        saved.slug,
+        body.email ? `Account saved. To change your email, follow the link mailed to ${body.email}.` : 'Account saved.',
+      ),
+    );
   });
+
+  const token = params().get('confirm_email');
+  const pending = await get(`${path}/email/pending`);
+  if (token) {
+    show(
+      h`<section class="notice"><p>Confirm ${pending.ok ? pending.data.email : 'the new address'} as your email?</p><button type="button" class="primary" id="confirm-email">Confirm new email</button></section>`,
+      $('#email-change'),
+    );
+    $('#confirm-email').onclick = async () => {
+      const done = await api('POST', `${path}/email/confirm`, { token });
+      if (!done.ok) return notify(`Failed to change your email: ${failure(done)}`, 'error');
+      saveSession(done.data);
+      location.replace(settingsPage(done.data.user.slug, `Your email is now ${done.data.user.email}.`));
+    };
+  } else if (pending.ok) {
+    show(
+      h`<p class="notice" data-testid="pending-email">A change to ${pending.data.email} waits for its confirmation: follow the link mailed to it by ${date(pending.data.expiration)} UTC.
+<button type="button" id="cancel-email">Cancel the change</button></p>`,
+      $('#email-change'),
+    );
+    $('#cancel-email').onclick = async () => {
+      const done = await api('PATCH', path, { email: user.email });
+      if (!done.ok) return notify(`Failed to cancel: ${failure(done)}`, 'error');
+      location.replace(settingsPage(user.slug, 'Email change cancelled.'));
+    };
+  }
 }

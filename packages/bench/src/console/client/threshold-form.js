@@ -1,7 +1,7 @@
 // The threshold create and edit forms. The rules are the server's own: `model.js` is the bench service's
 // compiled `boundary/model.js`, served as is, so the form refuses exactly what the API would.
 import { api, failure, get } from './api.js';
-import { $, h, notFound, notify, params, raw, show } from './dom.js';
+import { $, h, notFound, notify, params, raw, show, uri } from './dom.js';
 import { modelProblem } from './model.js';
 
 /** Bencher's order and names; t-test is the default. */
@@ -68,7 +68,9 @@ const DIMENSION_FIELDS = [
 ];
 
 const firstPage = (project, kind, search = '') =>
-  get(`/v0/projects/${project.slug}/${kind}?per_page=255${search ? `&search=${encodeURIComponent(search)}` : ''}`);
+  get(
+    `${uri`/v0/projects/${project.slug}/${kind}`}?per_page=255${search ? `&search=${encodeURIComponent(search)}` : ''}`,
+  );
 
 /** A select per dimension (its first 255 items) with a search box that refills it, for projects with more. */
 async function dimensionSelects(project) {
@@ -95,8 +97,8 @@ async function searchDimension(project, form, input) {
  * PUT, starting from the current one.
  */
 export async function thresholdFormPage(project, base, uuid) {
-  const path = `/v0/projects/${project.slug}/thresholds`;
-  const current = uuid ? await get(`${path}/${encodeURIComponent(uuid)}`) : undefined;
+  const path = uri`/v0/projects/${project.slug}/thresholds`;
+  const current = uuid ? await get(path + uri`/${uuid}`) : undefined;
   if (current && !current.ok) return notFound('Threshold');
   const threshold = current?.data;
   const initial = threshold?.model ?? null;
@@ -107,7 +109,7 @@ export async function thresholdFormPage(project, base, uuid) {
 <label>Threshold model <select name="test">${TESTS.map(([value, label]) => h`<option value="${value}" ${raw(value === test ? 'selected' : '')}>${label}</option>`)}</select></label>
 <div id="model-fields">${modelFields(test, initial)}</div>
 <p id="model-problem" class="error" role="alert" data-testid="model-problem" hidden></p>
-<div class="row"><button class="primary" id="save-threshold">${threshold ? 'Save model' : 'Create threshold'}</button><a href="${threshold ? `${base}/thresholds/${threshold.uuid}` : `${base}/thresholds`}">Cancel</a></div></form></section>`,
+<div class="row"><button class="primary" id="save-threshold">${threshold ? 'Save model' : 'Create threshold'}</button><a href="${threshold ? base + uri`/thresholds/${threshold.uuid}` : `${base}/thresholds`}">Cancel</a></div></form></section>`,
     $('#content'),
   );
   const form = $('#threshold-form');
@@ -138,7 +140,7 @@ export async function thresholdFormPage(project, base, uuid) {
     if (check()) return;
     const model = flattened(readModel(form).model);
     const done = threshold
-      ? await api('PUT', `${path}/${threshold.uuid}`, model)
+      ? await api('PUT', path + uri`/${threshold.uuid}`, model)
       : await api('POST', path, {
           branch: form.elements.branch.value,
           testbed: form.elements.testbed.value,
@@ -151,6 +153,8 @@ export async function thresholdFormPage(project, base, uuid) {
       $('#model-problem').textContent = message;
       return notify(message, 'error');
     }
-    location.href = `${base}/thresholds/${done.data.uuid}?notify_text=${encodeURIComponent(threshold ? 'Threshold model saved.' : 'Threshold created.')}`;
+    location.href =
+      base +
+      uri`/thresholds/${done.data.uuid}?notify_text=${threshold ? 'Threshold model saved.' : 'Threshold created.'}`;
   };
 }

@@ -1,7 +1,7 @@
 // Thresholds: the list, and one threshold with its current (or a past, `?model=`) model and the model history.
 import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
-import { $, date, h, notFound, notify, pager, params, raw, show, turnPage } from './dom.js';
+import { $, date, h, notFound, notify, pager, params, raw, show, turnPage, uri } from './dom.js';
 import { listPage } from './list.js';
 import { TESTS } from './threshold-form.js';
 
@@ -12,10 +12,10 @@ const shown = (value) => value ?? '—';
 export const thresholdsPage = (project, base, editable) =>
   listPage(
     'Thresholds',
-    `/v0/projects/${project.slug}/thresholds`,
+    uri`/v0/projects/${project.slug}/thresholds`,
     ['Branch', 'Testbed', 'Measure', 'Model', 'Boundaries', 'Sample size', 'Window'],
     (t) =>
-      h`<td><a href="${base}/thresholds/${t.uuid}">${t.branch.name}</a></td><td>${t.testbed.name}</td><td>${t.measure.name}</td><td>${t.model ? testName(t.model.test) : 'No model'}</td>
+      h`<td><a href="${base}${uri`/thresholds/${t.uuid}`}">${t.branch.name}</a></td><td>${t.testbed.name}</td><td>${t.measure.name}</td><td>${t.model ? testName(t.model.test) : 'No model'}</td>
 <td>${shown(t.model?.lower_boundary)} / ${shown(t.model?.upper_boundary)}</td><td>${shown(t.model?.min_sample_size)} – ${shown(t.model?.max_sample_size)}</td><td>${shown(t.model?.window)}</td>`,
     { archived: true, extra: editable ? h`<a class="button" href="${base}/thresholds/add">Add threshold</a>` : '' },
   );
@@ -38,17 +38,17 @@ function historySection(reply, base, threshold, viewed) {
     (m) =>
       h`<tr${raw(m.uuid === viewed ? ' aria-current="true"' : '')}><td>${testName(m.test)}</td><td>${shown(m.lower_boundary)} / ${shown(m.upper_boundary)}</td>
 <td>${shown(m.min_sample_size)} – ${shown(m.max_sample_size)}</td><td>${shown(m.window)}</td><td>${date(m.created)}</td><td>${m.replaced ? date(m.replaced) : h`<span class="badge active">current</span>`}</td>
-<td>${m.uuid === viewed ? 'viewing' : h`<a href="${base}/thresholds/${threshold.uuid}${m.replaced ? `?model=${m.uuid}` : ''}">View</a>`}</td></tr>`,
+<td>${m.uuid === viewed ? 'viewing' : h`<a href="${base}${uri`/thresholds/${threshold.uuid}`}${m.replaced ? `?model=${encodeURIComponent(m.uuid)}` : ''}">View</a>`}</td></tr>`,
   )}</table>${reply.data.length ? '' : h`<p class="muted">This threshold never had a model.</p>`}${pager(reply.total || 0, historyPage(), HISTORY_PER_PAGE, 'models_page')}</section>`;
 }
 
 export async function thresholdPage(project, base, uuid, editable) {
-  const path = `/v0/projects/${project.slug}/thresholds/${encodeURIComponent(uuid)}`;
+  const path = uri`/v0/projects/${project.slug}/thresholds/${uuid}`;
   const modelParam = params().get('model');
   const [reply, models, deletable] = await Promise.all([
     get(`${path}${modelParam ? `?model=${encodeURIComponent(modelParam)}` : ''}`),
     get(`${path}/models?per_page=${HISTORY_PER_PAGE}&page=${historyPage()}`),
-    editable && allowed(`/v0/projects/${project.slug}/allowed/delete`),
+    editable && allowed(uri`/v0/projects/${project.slug}/allowed/delete`),
   ]);
   if (!reply.ok) return notFound('Threshold');
   const t = reply.data;
@@ -56,14 +56,14 @@ export async function thresholdPage(project, base, uuid, editable) {
   const history = historySection(models, base, t, t.model?.uuid);
   show(
     h`<section><div class="row"><h2>${t.branch.name} | ${t.testbed.name} | ${t.measure.name}</h2>${
-      editable && !past ? h`<a class="button" href="${base}/thresholds/${t.uuid}/edit">Edit model</a>` : ''
+      editable && !past ? h`<a class="button" href="${base}${uri`/thresholds/${t.uuid}/edit`}">Edit model</a>` : ''
     }${editable && !past && t.model ? h`<button type="button" id="remove-model">Remove model</button>` : ''}</div>${
       past
-        ? h`<p class="notice" role="status" data-testid="replaced">This threshold model was replaced on ${date(t.model.replaced)}. <a href="${base}/thresholds/${t.uuid}">View the current threshold</a></p>`
+        ? h`<p class="notice" role="status" data-testid="replaced">This threshold model was replaced on ${date(t.model.replaced)}. <a href="${base}${uri`/thresholds/${t.uuid}`}">View the current threshold</a></p>`
         : ''
     }${t.model ? '' : h`<p class="notice" role="status">This threshold has no model: it computes no boundaries and raises no alerts.</p>`}
-<table data-testid="threshold"><tr><th>UUID</th><td>${t.uuid}</td></tr><tr><th>Branch</th><td><a href="${base}/branches/${t.branch.slug}">${t.branch.name}</a></td></tr>
-<tr><th>Testbed</th><td><a href="${base}/testbeds/${t.testbed.slug}">${t.testbed.name}</a></td></tr><tr><th>Measure</th><td><a href="${base}/measures/${t.measure.slug}">${t.measure.name}</a></td></tr>
+<table data-testid="threshold"><tr><th>UUID</th><td>${t.uuid}</td></tr><tr><th>Branch</th><td><a href="${base}${uri`/branches/${t.branch.slug}`}">${t.branch.name}</a></td></tr>
+<tr><th>Testbed</th><td><a href="${base}${uri`/testbeds/${t.testbed.slug}`}">${t.testbed.name}</a></td></tr><tr><th>Measure</th><td><a href="${base}${uri`/measures/${t.measure.slug}`}">${t.measure.name}</a></td></tr>
 ${modelRows(t.model)}</table></section>${history}${
       deletable
         ? h`<section><h3>Delete</h3>${deleteButton('Delete threshold', 'All reports that use this threshold must be deleted first.')}</section>`
@@ -84,6 +84,6 @@ ${modelRows(t.model)}</table></section>${history}${
   wireDelete($('#content'), async () => {
     const done = await api('DELETE', path);
     if (!done.ok) return notify(`Failed to delete the threshold: ${failure(done)}`, 'error');
-    location.href = `${base}/thresholds?notify_text=${encodeURIComponent('Threshold deleted.')}`;
+    location.href = base + uri`/thresholds?notify_text=${'Threshold deleted.'}`;
   });
 }
