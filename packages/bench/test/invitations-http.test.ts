@@ -31,7 +31,10 @@ describeEachDialect('bench invitations expire, work once and die with the member
   };
   const accept = (code: string, token = bench.courage) =>
     bench.call('POST', '/v0/auth/accept', { token, body: { invite: code } });
-  const refusal = async (response: Response) => ({ status: response.status, message: (await response.json()).message });
+  const refusal = async (response: Response) => ({
+    status: response.status,
+    message: ((await response.json()) as Json).message,
+  });
   const roleOfCourage = async () => {
     const response = await bench.call('GET', `${members}/courage`, { token: bench.muriel });
     return response.status === 200 ? ((await response.json()) as Json).role : null;
@@ -193,7 +196,7 @@ describeEachDialect('bench invitations with a short auth.inviteTtlSeconds', ({ u
     await expect.poll(() => Date.now() / 1000 > exp + 1, { timeout: 5_000, interval: 100 }).toBe(true);
     const refused = await bench.call('POST', '/v0/auth/accept', { token: bench.courage, body: { invite: code } });
     expect(refused.status).toBe(400);
-    expect((await refused.json()).message).toBe('Failed to validate the invitation: expired.');
+    expect(((await refused.json()) as Json).message).toBe('Failed to validate the invitation: expired.');
     expect(await bench.json('GET', `/v0/organizations/${org.slug}/invitations`, { token: bench.muriel })).toEqual([]);
     expect((await bench.call('GET', `${members}/courage`, { token: bench.muriel })).status).toBe(404);
   });
