@@ -88,7 +88,8 @@ export function registerEmailChangeRoutes(app: FastifyInstance, context: BenchCo
       const refused = (reason: string) =>
         new HttpError(400, 'bad_request', `Failed to confirm the new email: ${reason}.`);
       const check = readEmailChangeToken(signerOf(context), request.body.token, Math.floor(now / 1000));
-      if (!check.ok) throw refused(check.reason);
+      // Not the verifier's words: the console takes a message naming a JSON Web Token for an expired session.
+      if (!check.ok) throw refused(check.reason === 'expired' ? 'the link has expired' : 'the link is not valid');
       const changed = await db.transaction().execute(async (trx) => {
         const change = await takeEmailChange(trx, user.uuid, check.uuid, now);
         if (!change || change.email !== check.email) {
