@@ -80,4 +80,19 @@ describeEachDialect('media URLs on the allowlist', ({ url }) => {
       `https://${ALLOWED}/padded.png`,
     ]);
   });
+
+  it('/v1/chat/completions sends the body it checked, not the client text, when it carries a media URL', async () => {
+    gateway = await startMeteredGateway(url(), { allowedMediaHosts: [ALLOWED] });
+    const key = await gateway.newKey(undefined);
+    // JSON.parse keeps the last duplicate key; a parser that keeps the first would read 127.0.0.1.
+    const text = JSON.stringify(chat(`https://${ALLOWED}/ok.png`)).replace(
+      '"image_url":{"url"',
+      '"image_url":{"url":"http://127.0.0.1/x.png","url"',
+    );
+    expect(text).toContain('127.0.0.1');
+    expect((await gateway.post('/v1/chat/completions', key.secret, text)).status).toBe(200);
+    expect(gateway.upstream.bodies).toHaveLength(1);
+    expect(gateway.upstream.bodies[0]).not.toContain('127.0.0.1');
+    expect(forwardedUrls(gateway)).toEqual([`https://${ALLOWED}/ok.png`]);
+  });
 });

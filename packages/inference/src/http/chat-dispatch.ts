@@ -41,7 +41,7 @@ export async function dispatchChat(
   raw?: string,
 ): Promise<ChatDispatch> {
   const estimate = estimateChatPromptTokens(chat);
-  const changed = validateChatRequest(chat, served.config, allowedMediaHosts, estimate);
+  const carriesUrls = validateChatRequest(chat, served.config, allowedMediaHosts, estimate);
   const { contextLength } = served.config;
   const promptEstimate = reservedPromptTokens(estimate, contextLength);
   const maxOutput = reservedOutputTokens(chat, contextLength);
@@ -49,7 +49,7 @@ export async function dispatchChat(
   const signal = clientGone(reply);
   const upstream = await served.group.dispatch({
     path: '/v1/chat/completions',
-    body: toUpstreamChatBody(chat, served.upstreamName, changed ? undefined : raw),
+    body: toUpstreamChatBody(chat, served.upstreamName, carriesUrls ? undefined : raw),
     signal,
   });
   if (upstream.statusCode !== 200) await throwUpstreamError(upstream);

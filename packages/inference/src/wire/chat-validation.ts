@@ -12,9 +12,9 @@ const BYTES_PER_TOKEN = 4;
 
 const partParam = (m: number, p: number) => `messages[${m}].content[${p}]`;
 
-/** Checks every content part; media URLs are replaced by their normalised form. Answers whether one changed. */
+/** Checks every content part and puts each media URL's normalised form in its place; answers whether there was one. */
 function checkContent(request: ChatRequest, model: ModelConfig, allowedHosts: ReadonlySet<string>): boolean {
-  let changed = false;
+  let carriesUrls = false;
   const messages = request.messages;
   for (let m = 0; m < messages.length; m++) {
     const content = messages[m]?.content;
@@ -36,13 +36,11 @@ function checkContent(request: ChatRequest, model: ModelConfig, allowedHosts: Re
       const media = mediaUrlOf(classified.url, allowedHosts);
       if ('refused' in media)
         throw new HttpError(400, 'media_url_not_allowed', `${partParam(m, p)}: ${media.refused}`, partParam(m, p));
-      if (media.url !== classified.url) {
-        replacePartUrl(part, media.url);
-        changed = true;
-      }
+      if (media.url !== classified.url) replacePartUrl(part, media.url);
+      carriesUrls = true;
     }
   }
-  return changed;
+  return carriesUrls;
 }
 
 function checkTools(request: ChatRequest, model: ModelConfig): void {
@@ -101,7 +99,9 @@ function checkContextLength(request: ChatRequest, model: ModelConfig, promptEsti
 
 /**
  * Everything the gateway can refuse before a request reaches a model server. Media URLs are normalised in
- * `request` (see `mediaUrlOf`); the answer says whether that changed it, so its JSON text is no longer what to send. `promptEstimate` is the request's
+ * `request` (see `mediaUrlOf`). The answer says whether it carries any: its body must then be serialised from
+ * what was checked, not forwarded as the client's text, where a duplicate key could hold another URL for a
+ * parser that keeps the first one. `promptEstimate` is the request's
  * upper prompt estimate (`estimateChatPromptTokens`, about its UTF-8 bytes), the one the budget reserves; the
  * context check takes the typical 4 bytes per token of it, and the model server enforces the exact limit.
  */
@@ -121,7 +121,7 @@ export function validateChatRequest(
   }
   checkUnboundedFields(request);
   checkTools(request, model);
-  const changed = checkContent(request, model, allowedHosts);
+  const carriesUrls = checkContent(request, model, allowedHosts);
   checkContextLength(request, model, promptEstimate);
-  return changed;
+  return carriesUrls;
 }
