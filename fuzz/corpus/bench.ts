@@ -1,3 +1,4 @@
+import { respellings } from '../../packages/bench/test/respellings.js';
 import type { Case, Secrets } from '../case.js';
 import { hostileBodies } from './hostile-bodies.js';
 
@@ -154,6 +155,41 @@ export const benchCases: Case[] = [
       ),
     expect: { status: 400 },
   },
+  // M1: a JWT is read only as canonical base64url, so another spelling of a token is no token (each spelling was
+  // accepted, and a used confirmation token again and again).
+  ...['"=" appended', '"==" appended', "the last character's unused low bit flipped", 'a "!" inside the signature'].map(
+    (how): Case => ({
+      name: `M1 the bench JWT re-encoded: ${how}`,
+      service: 'bench',
+      request: (s) => ({
+        method: 'GET',
+        path: '/v0/users/fuzz-runner',
+        headers: { authorization: `Bearer ${respellings(s.benchToken).find(([kind]) => kind === how)?.[1]}` },
+      }),
+      expect: { status: 401 },
+    }),
+  ),
+  {
+    name: 'M1 the bench JWT re-encoded, as a confirmation token',
+    service: 'bench',
+    request: (s) => post('/v0/auth/confirm', json, JSON.stringify({ token: `${s.benchToken}=` })),
+    expect: { status: 401 },
+  },
+  // M3, L1: sign-up mails at most so much to one mailbox (+tags included) and creates nothing until confirmed; a
+  // taken name gets another slug. The name carries the sentinel: it goes into the link, never into the log.
+  ...[1, 2].map(
+    (n): Case => ({
+      name: `M3 sign-up for a +tagged mailbox (${n})`,
+      service: 'bench',
+      request: (_s, sentinel) =>
+        post(
+          '/v0/auth/signup',
+          json,
+          JSON.stringify({ name: `Fuzz ${sentinel}`, email: `fuzz+${n}@fuzz.local`, i_agree: true }),
+        ),
+      expect: { status: [202, 409, 429] },
+    }),
+  ),
   // L4: router and parser errors in the service's shape.
   {
     name: 'L4 a 501-character project slug',
