@@ -128,7 +128,7 @@ describeEachDialect('bench invitations expire, work once and die with the member
     expect(spec.paths['/v0/organizations/{organization}/invitations/{invitation}'].delete).toBeDefined();
   });
 
-  it('an invitation lasts 7 days, works once however many accept it at once', async () => {
+  it('an invitation lasts 7 days and works once, however many accept it at once or while it is revoked', async () => {
     const code = await invite(COURAGE, 'member');
     const claims = claimsOf(code);
     expect(claims.exp - claims.iat).toBe(7 * 86_400);
@@ -138,6 +138,19 @@ describeEachDialect('bench invitations expire, work once and die with the member
 
     const answers = await Promise.all(Array.from({ length: 6 }, () => accept(code)));
     expect(answers.map((a) => a.status).sort()).toEqual([202, 409, 409, 409, 409, 409]);
+
+    // Accepted and revoked at once: exactly one of the two happens.
+    const raced = await invite('eustace.bagge@nowhere.com', 'leader');
+    const [accepted, revoked] = await Promise.all([
+      accept(raced, bench.eustace),
+      bench.call('DELETE', `/v0/organizations/${org.slug}/invitations/${claimsOf(raced).jti}`, { token: bench.muriel }),
+    ]);
+    expect([
+      [202, 404],
+      [400, 204],
+    ]).toContainEqual([accepted.status, revoked.status]);
+    const eustace = await bench.call('GET', `${members}/eustace-bagge`, { token: bench.muriel });
+    expect(eustace.status).toBe(accepted.status === 202 ? 200 : 404);
   });
 
   it('sign-up and log-in use an invitation up too', async () => {
