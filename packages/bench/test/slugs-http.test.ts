@@ -25,13 +25,14 @@ const INVALID = [
 ];
 
 describe('slug rule', () => {
-  it.each([
+  const cases: [string, boolean][] = [
     ['a-valid-slug', true],
     ['2nd-valid-slug', true],
     ['a'.repeat(64), true],
     ['0', true],
-    ...INVALID.map((slug) => [slug, false] as const),
-  ])('isSlug(%j) is %s, as slugify leaving it unchanged says', (slug, valid) => {
+    ...INVALID.map((slug): [string, boolean] => [slug, false]),
+  ];
+  it.each(cases)('isSlug(%j) is %s, as slugify leaving it unchanged says', (slug, valid) => {
     expect(isSlug(slug)).toBe(valid);
     expect(slug.length >= 1 && slug.length <= 64 && slugify(slug) === slug).toBe(valid);
   });
