@@ -1,6 +1,6 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openBenchDatabase } from '../src/index.js';
+import { createUserAccount, openBenchDatabase } from '../src/index.js';
 import { isResourceId, isSlug, slugForName, slugify } from '../src/wire/slug.js';
 import { at, type Bench, bmf, type Json, seedProject, startBench } from './harness.js';
 
@@ -135,6 +135,25 @@ describeEachDialect('bench slugs over HTTP', ({ url }) => {
         status: taker.name.endsWith('signup') ? 202 : taker.name.startsWith('POST') ? 201 : 200,
       });
       if (!taker.name.endsWith('signup')) expect(((await response.json()) as Json).slug).toBe(slug);
+    }
+  });
+
+  it('refuses an invalid slug from `atrium bench admin user create --slug`', async () => {
+    const database = await openBenchDatabase(bench.databaseUrl);
+    try {
+      for (const slug of ['../../v0/server/config', 'Upper', '']) {
+        await expect(
+          createUserAccount(database.db, { name: 'Le Quack', email: 'quack@nowhere.com', slug }),
+        ).rejects.toThrow('invalid slug');
+      }
+      const user = await createUserAccount(database.db, {
+        name: 'Le Quack',
+        email: 'quack@nowhere.com',
+        slug: 'quack',
+      });
+      expect(user.slug).toBe('quack');
+    } finally {
+      await database.close();
     }
   });
 
