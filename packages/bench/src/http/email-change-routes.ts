@@ -3,8 +3,9 @@ import { HttpError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { mintEmailChangeToken, readEmailChangeToken } from '../auth/email-change-tokens.js';
 import { emailChangeConfirmation, emailChangeNotice } from '../mail/email-change.js';
+import type { Message } from '../mail/outbox.js';
 import { cancelEmailChange, pendingEmailChange, recordEmailChange, takeEmailChange } from '../storage/email-changes.js';
-import type { User } from '../storage/types.js';
+import type { Db, User } from '../storage/types.js';
 import { findUserByEmail, updateUser } from '../storage/users.js';
 import { toDateTime } from '../wire/time.js';
 import { userFor } from './access.js';
@@ -26,27 +27,33 @@ type UserParams = { user: string };
 const emailTaken = () => new HttpError(409, 'conflict', 'A user with this email already exists.');
 
 /**
- * What `PATCH /v0/users/{user} {email}` does: the account keeps its address, the new one gets a link to confirm it
- * (valid `auth.confirmTtlSeconds`, once) and the old one a notice. Asking for the current address cancels a pending
- * change. Until confirmed, log-in links and OAuth sign-in match the old address only.
+ * What `PATCH /v0/users/{user} {email}` does, in its transaction: the account keeps its address, the new one is to
+ * get a link to confirm it (valid `auth.confirmTtlSeconds`, once) and the old one a notice; those two mails are
+ * answered, to send once committed. Asking for the current address cancels a pending change. Until confirmed,
+ * log-in links and OAuth sign-in match the old address only.
  */
-export async function requestEmailChange(context: BenchContext, user: User, email: string): Promise<void> {
-  const { db } = context.database;
-  if (email === user.email) return cancelEmailChange(db, user.uuid);
-  const other = await findUserByEmail(db, email);
+export async function requestEmailChange(
+  context: BenchContext,
+  trx: Db,
+  user: User,
+  email: string,
+): Promise<Message[]> {
+  if (email === user.email) {
+    await cancelEmailChange(trx, user.uuid);
+    return [];
+  }
+  const other = await findUserByEmail(trx, email);
   if (other && other.uuid !== user.uuid) throw emailTaken();
   const ttlSeconds = context.config.auth.confirmTtlSeconds;
   const nowSeconds = Math.floor(Date.now() / 1000);
   const uuid = randomUUID();
-  await db.transaction().execute((trx) =>
-    recordEmailChange(trx, {
-      uuid,
-      user_uuid: user.uuid,
-      email,
-      created: nowSeconds * 1000,
-      expires: (nowSeconds + ttlSeconds) * 1000,
-    }),
-  );
+  await recordEmailChange(trx, {
+    uuid,
+    user_uuid: user.uuid,
+    email,
+    created: nowSeconds * 1000,
+    expires: (nowSeconds + ttlSeconds) * 1000,
+  });
   const token = mintEmailChangeToken(signerOf(context), { uuid, email }, nowSeconds, ttlSeconds);
   const text = {
     name: user.name,
@@ -56,8 +63,7 @@ export async function requestEmailChange(context: BenchContext, user: User, emai
     consoleUrl: context.config.consoleUrl,
     ttlMinutes: Math.round(ttlSeconds / 60),
   };
-  await context.mail.send(emailChangeConfirmation({ ...text, token }));
-  await context.mail.send(emailChangeNotice(text));
+  return [emailChangeConfirmation({ ...text, token }), emailChangeNotice(text)];
 }
 
 /**

@@ -69,9 +69,13 @@ export function registerUserRoutes(app: FastifyInstance, context: BenchContext):
       if ((changes.admin !== undefined || changes.locked !== undefined) && !caller.admin) {
         throw new HttpError(403, 'forbidden', 'Only server admins may change whether a user is an admin or locked.');
       }
-      await conflictOnConstraint(updateUser(db, user.uuid, changes), 'User');
       const updated = { ...user, ...changes };
-      if (request.body.email != null) await requestEmailChange(context, updated, request.body.email);
+      const { email } = request.body;
+      const mails = await db.transaction().execute(async (trx) => {
+        await conflictOnConstraint(updateUser(trx, user.uuid, changes), 'User');
+        return email == null ? [] : requestEmailChange(context, trx, updated, email);
+      });
+      for (const mail of mails) await context.mail.send(mail);
       return jsonUser(updated);
     },
   );
