@@ -65,7 +65,7 @@ export const benchConfigSchema = z
         loginsPerMailboxPerAddressPerHour: z.number().int().positive().default(10),
         /**
          * … per mailbox per hour from client addresses that have not followed a link for it within a session's
-         * lifetime (strangers), then 429; the owner at an address they signed in from is never held by it.
+         * lifetime (strangers), then 429; the owner at an address or in a browser they signed in from is never held.
          */
         loginsPerMailboxPerHour: z.number().int().positive().default(20),
         /** … for all mailboxes per hour from such addresses: the most mail strangers can cause, then 429. */

@@ -92,6 +92,11 @@ describe.skipIf(!chromiumAvailable)('bench console against login CSRF in headles
       await page.getByRole('button', { name: 'Continue' }).click();
       await page.waitForURL(/\/console(\?|$)/);
       expect(await signedInAs()).toBe('muriel.bagge@nowhere.com');
+      // The browser now holds the cookie that exempts its owner's log-ins from the caps strangers can exhaust.
+      const [remembered] = (await context.cookies(`${bench.base}/v0/auth/login`)).filter(
+        (c) => c.name === 'atrium_bench_browser',
+      );
+      expect(remembered).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/v0/auth' });
     });
 
     const mallory: GitHubAccount = {

@@ -126,6 +126,29 @@ describeEachDialect('bench sign-up and log-in mail from many client addresses ov
     await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1 + 5 + 9);
   });
 
+  it("never holds the owner's browser, at any address, by the caps strangers exhausted", async () => {
+    const owner = 'courage@nowhere.com';
+    expect((await bench.call('POST', '/v0/auth/login', { body: { email: owner } })).status).toBe(202);
+    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1);
+    const [first] = await mailsTo(bench, /^courage@/);
+    const confirmed = await bench.call('POST', '/v0/auth/confirm', { body: { token: codeOf(first?.body ?? '') } });
+    expect(confirmed.status).toBe(200);
+    const setCookie = confirmed.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(
+      /^atrium_bench_browser=[\w.-]+; Path=\/v0\/auth; HttpOnly; SameSite=Strict; Max-Age=2592000$/,
+    );
+    const cookie = setCookie.split(';')[0] as string;
+
+    for (let address = 1; address <= 25; address++) {
+      await postFrom(bench.base, `127.0.5.${address}`, '/v0/auth/login', { email: owner });
+    }
+    const login = (address: string, headers: Record<string, string> = {}) =>
+      postFrom(bench.base, address, '/v0/auth/login', { email: owner }, headers);
+    expect((await login('127.0.6.1')).status).toBe(429);
+    expect((await login('127.0.6.2', { cookie })).status).toBe(202);
+    expect((await login('127.0.6.3', { cookie: 'atrium_bench_browser=forged' })).status).toBe(429);
+  });
+
   it('holds one address to 10 requests for one mailbox, without holding the mailbox for other addresses', async () => {
     const login = (address: string) =>
       postFrom(bench.base, address, '/v0/auth/login', { email: 'muriel.bagge@nowhere.com' });

@@ -10,6 +10,7 @@ export function postFrom(
   address: string,
   path: string,
   body: unknown,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Json }> {
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
@@ -20,7 +21,7 @@ export function postFrom(
         path: url.pathname,
         method: 'POST',
         localAddress: address,
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...headers },
       },
       (response) => {
         let text = '';

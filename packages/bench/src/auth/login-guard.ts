@@ -86,10 +86,11 @@ const pair = (mailbox: string, address: string) => `${mailbox}\n${address}`;
 
 /**
  * The limits on sign-up and log-in, each of which mails a link. Every request counts against its client address
- * and its (mailbox, address) pair. Requests from addresses that have not followed a link for the mailbox also
- * count against the mailbox and against everything: those two caps bound the mail strangers can cause, from any
- * number of addresses and `+tag` spellings, and they never apply to the owner at an address they signed in from
- * (within `rememberMs`), so strangers cannot lock the owner out. Counters live in this process.
+ * and its (mailbox, address) pair. Requests from addresses that have not followed a link for the mailbox (within
+ * `rememberMs`), and not from a browser that did, also count against the mailbox and against everything: those two
+ * caps bound the mail strangers can cause, from any number of addresses and `+tag` spellings, and they never
+ * apply to the owner where they signed in before, so strangers cannot lock the owner out. Counters live in this
+ * process.
  */
 export class LoginGuard {
   private readonly perAddress: AttemptLimiter;
@@ -106,11 +107,14 @@ export class LoginGuard {
     this.confirmed = new ConfirmedAddresses(rememberMs);
   }
 
-  /** Counts a request to mail `email`; answers the seconds to wait when one of its limits is reached. */
-  hit(email: string, address: string, now: number): number | undefined {
+  /**
+   * Counts a request to mail `email`; answers the seconds to wait when one of its limits is reached.
+   * `fromOwnersBrowser`: the request comes from a browser that followed a link for this mailbox.
+   */
+  hit(email: string, address: string, now: number, fromOwnersBrowser = false): number | undefined {
     const mailbox = mailboxOf(email);
     const wait = this.perAddress.hit(address, now) ?? this.perPair.hit(pair(mailbox, address), now);
-    if (wait !== undefined || this.confirmed.has(pair(mailbox, address), now)) return wait;
+    if (wait !== undefined || fromOwnersBrowser || this.confirmed.has(pair(mailbox, address), now)) return wait;
     return this.perMailbox.hit(mailbox, now) ?? this.overall.hit('', now);
   }
 

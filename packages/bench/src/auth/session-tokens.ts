@@ -69,6 +69,19 @@ export function signupOf(claims: Partial<JwtClaims>): SignupClaim | undefined {
   return { name: signup.name, ...(slug ? { slug } : {}), ...(invite ? { invite } : {}), ...(claim ? { claim } : {}) };
 }
 
+/**
+ * What a browser keeps after following a link: that it signed in to this mailbox (`sub`). It exempts the owner's
+ * log-in from the caps strangers can exhaust; it is no credential (audience `browser`, refused as a bearer token).
+ */
+export const mintBrowserToken = (signer: Signer, mailbox: string, ttlSeconds: number, nowMs: number) =>
+  mint(signer, { aud: 'browser', sub: mailbox }, ttlSeconds, nowMs).token;
+
+/** The mailbox a browser token names, if it is valid. */
+export function readBrowserToken(signer: Signer, token: string, nowMs: number): string | undefined {
+  const check = verifyJwt(token, signer.secret, signer.issuer, Math.floor(nowMs / 1000), ['browser']);
+  return check.ok ? check.email : undefined;
+}
+
 /** An OAuth `state`: good for 10 minutes, the time to pass through the provider's pages. */
 export const OAUTH_STATE_TTL_SECONDS = 600;
 

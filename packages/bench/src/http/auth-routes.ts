@@ -11,6 +11,7 @@ import { findUserByEmail } from '../storage/users.js';
 import { invitationFor, sessionFor, signerOf } from './auth-session.js';
 import type { BenchContext } from './context.js';
 import { emailField, nullable, slugField, userNameField } from './schemas.js';
+import { browserSignedInTo, rememberBrowser } from './signed-in-browser.js';
 
 const jwtField = { type: 'string', minLength: 1, maxLength: 4096 };
 const uuidField = { type: 'string', format: 'uuid' };
@@ -70,7 +71,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
   const limits = new LoginGuard(auth, auth.sessionTtlSeconds * 1000);
 
   function guard(request: FastifyRequest, reply: FastifyReply, email: string, now: number): void {
-    const wait = limits.hit(email, request.ip, now);
+    const wait = limits.hit(email, request.ip, now, browserSignedInTo(context, request, email));
     if (wait === undefined) return;
     reply.header('retry-after', String(wait));
     throw new HttpError(429, 'too_many_requests', 'Too many sign-up or log-in requests; try again later.');
@@ -138,19 +139,25 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
     return signUp(db, { name: signup.name, slug: signup.slug, email }, joining, now);
   }
 
-  app.post<{ Body: { token: string } }>('/v0/auth/confirm', { schema: { body: confirmBody } }, async (request) => {
-    const now = Date.now();
-    const { token } = request.body;
-    const check = readConfirmationToken(signerOf(context), token, now);
-    if (!check.ok)
-      throw new HttpError(401, 'unauthorized', `Failed to validate the confirmation token: ${check.reason}.`);
-    if (!(await useTokenOnce(db, check.use.key, check.use.expiresMs, now))) {
-      throw new HttpError(401, 'unauthorized', 'This confirmation token has already been used; log in again.');
-    }
-    const signup = signupOf(check.claims);
-    const user = (await findUserByEmail(db, check.email)) ?? (signup && (await signedUp(check.email, signup, now)));
-    if (!user) throw new HttpError(401, 'unauthorized', 'Failed to validate the confirmation token: no such user.');
-    limits.followed(user.email, request.ip, now);
-    return sessionFor(context, user, now);
-  });
+  app.post<{ Body: { token: string } }>(
+    '/v0/auth/confirm',
+    { schema: { body: confirmBody } },
+    async (request, reply) => {
+      const now = Date.now();
+      const { token } = request.body;
+      const check = readConfirmationToken(signerOf(context), token, now);
+      if (!check.ok)
+        throw new HttpError(401, 'unauthorized', `Failed to validate the confirmation token: ${check.reason}.`);
+      if (!(await useTokenOnce(db, check.use.key, check.use.expiresMs, now))) {
+        throw new HttpError(401, 'unauthorized', 'This confirmation token has already been used; log in again.');
+      }
+      const signup = signupOf(check.claims);
+      const user = (await findUserByEmail(db, check.email)) ?? (signup && (await signedUp(check.email, signup, now)));
+      if (!user) throw new HttpError(401, 'unauthorized', 'Failed to validate the confirmation token: no such user.');
+      const session = sessionFor(context, user, now);
+      limits.followed(user.email, request.ip, now);
+      rememberBrowser(context, request, reply, user.email);
+      return session;
+    },
+  );
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { OAUTH_STATE_TTL_SECONDS } from '../auth/session-tokens.js';
+import { authCookie, setAuthCookie } from './auth-cookies.js';
 
 /**
  * Ties an OAuth sign-in to the browser that started it: starting one puts a random nonce in an HTTP-only cookie
@@ -13,34 +14,23 @@ const COOKIE = 'atrium_bench_oauth';
 
 const hashOf = (nonce: string) => createHash('sha256').update(nonce).digest('base64url');
 
-function setCookie(request: FastifyRequest, reply: FastifyReply, value: string, maxAgeSeconds: number): void {
-  const secure = request.protocol === 'https' ? '; Secure' : '';
-  reply.header(
-    'set-cookie',
-    `${COOKIE}=${value}; Path=/v0/auth; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`,
-  );
-}
-
-function cookieOf(request: FastifyRequest): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq !== -1 && part.slice(0, eq).trim() === COOKIE) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
 /** Gives the browser a fresh nonce; answers its hash, for the state. */
 export function bindBrowser(request: FastifyRequest, reply: FastifyReply): string {
   const nonce = randomBytes(32).toString('base64url');
-  setCookie(request, reply, nonce, OAUTH_STATE_TTL_SECONDS);
+  setAuthCookie(request, reply, {
+    name: COOKIE,
+    value: nonce,
+    maxAgeSeconds: OAUTH_STATE_TTL_SECONDS,
+    sameSite: 'Lax',
+  });
   return hashOf(nonce);
 }
 
 /** Whether this request comes from the browser whose nonce hashes to `hash`; the nonce is spent either way. */
 export function sameBrowser(request: FastifyRequest, reply: FastifyReply, hash: string): boolean {
-  const nonce = cookieOf(request);
+  const nonce = authCookie(request, COOKIE);
   if (nonce === undefined) return false;
-  setCookie(request, reply, '', 0);
+  setAuthCookie(request, reply, { name: COOKIE, value: '', maxAgeSeconds: 0, sameSite: 'Lax' });
   const [given, expected] = [Buffer.from(hashOf(nonce)), Buffer.from(hash)];
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
