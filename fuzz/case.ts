@@ -20,6 +20,13 @@ export interface Request {
   body?: string | Buffer;
 }
 
+/** Idle connections opened from one loopback address before `/healthz` is asked from another (`fuzz/flood.ts`). */
+export interface Flood {
+  /** Any of 127/8 but 127.0.0.1 (Linux routes all of it to loopback). */
+  from: string;
+  connections: number;
+}
+
 export type Status = number | '2xx' | '4xx';
 
 /**
@@ -42,7 +49,7 @@ export interface Case {
    * `sentinel` is unique to the case and must never reach a log: put it in query strings, bodies and
    * credentials headers.
    */
-  request: (secrets: Secrets, sentinel: string) => Request | { raw: Buffer };
+  request: (secrets: Secrets, sentinel: string) => Request | { raw: Buffer } | { flood: Flood };
   expect: Expect;
   /** Default 2,000. */
   maxMs?: number;

@@ -6,9 +6,11 @@
 import type { Dialect, Service } from '../bench/lib/atrium-serve.js';
 import type { Case } from './case.js';
 import { benchCases } from './corpus/bench.js';
+import { exhaustionCases } from './corpus/exhaustion.js';
 import { framingCases } from './corpus/framing.js';
 import { inferenceCases } from './corpus/inference.js';
 import { provenanceCases } from './corpus/provenance.js';
+import { sendFlood } from './flood.js';
 import { judge } from './judge.js';
 import { startProber } from './prober.js';
 import { send, sendRaw } from './send.js';
@@ -16,9 +18,9 @@ import { startTarget, type Target } from './targets.js';
 import { startEchoUpstream } from './upstream.js';
 
 const CORPUS: Record<Service, Case[]> = {
-  inference: [...inferenceCases, ...framingCases('inference')],
-  provenance: [...provenanceCases, ...framingCases('provenance')],
-  bench: [...benchCases, ...framingCases('bench')],
+  inference: [...inferenceCases, ...framingCases('inference'), ...exhaustionCases('inference')],
+  provenance: [...provenanceCases, ...framingCases('provenance'), ...exhaustionCases('provenance')],
+  bench: [...benchCases, ...framingCases('bench'), ...exhaustionCases('bench')],
 };
 const TARGETS: [Service, Dialect][] = [
   ['inference', 'sqlite'],
@@ -62,7 +64,9 @@ try {
         const answer =
           'raw' in request
             ? await sendRaw(target.running.origin, request.raw)
-            : await send(target.running.origin, request);
+            : 'flood' in request
+              ? await sendFlood(target.running.origin, request.flood)
+              : await send(target.running.origin, request);
         const problems = judge(c, target.running.service, answer);
         const checked = await c.check?.({ dialect: target.running.dialect, database: target.running.database });
         if (checked) problems.push(checked);
