@@ -106,6 +106,11 @@ function limitsOfSample(model: Model, data: readonly number[]): Limits {
       const delta = deltaQuartiles(data);
       return q === undefined || delta === undefined ? NO_LIMITS : deltaIqrLimits(model, q.q2, delta.q1, delta.q3);
     }
+    case 'change_point': {
+      // The regime's location; a change point has no per-value limits (see `domain/change-point-check.ts`).
+      const q = quartiles(data);
+      return q === undefined ? NO_LIMITS : { baseline: q.q2, lower_limit: null, upper_limit: null };
+    }
   }
 }
 

@@ -1,6 +1,19 @@
 /** A threshold model: the statistical test and its parameters (Bencher's `Model`). */
 
-export const MODEL_TESTS = ['static', 'percentage', 'z_score', 't_test', 'log_normal', 'iqr', 'delta_iqr'] as const;
+/**
+ * Bencher's seven tests, then `change_point`, an Atrium extension: the boundaries are the confidence that a
+ * persistent change of level is real (see `change-point.ts`), upper alerting on increases, lower on decreases.
+ */
+export const MODEL_TESTS = [
+  'static',
+  'percentage',
+  'z_score',
+  't_test',
+  'log_normal',
+  'iqr',
+  'delta_iqr',
+  'change_point',
+] as const;
 export type ModelTest = (typeof MODEL_TESTS)[number];
 
 export interface Model {
@@ -12,7 +25,8 @@ export interface Model {
   upper_boundary: number | null;
 }
 
-const CDF_TESTS: ReadonlySet<ModelTest> = new Set(['z_score', 't_test', 'log_normal']);
+/** Tests whose boundaries are a confidence in [0.5, 1). */
+const CONFIDENCE_TESTS: ReadonlySet<ModelTest> = new Set(['z_score', 't_test', 'log_normal', 'change_point']);
 
 /** Input aliases accepted for `test`. */
 export function parseModelTest(value: string): ModelTest | undefined {
@@ -24,7 +38,7 @@ export function parseModelTest(value: string): ModelTest | undefined {
 function boundaryProblem(test: ModelTest, name: string, value: number): string | undefined {
   if (!Number.isFinite(value)) return `${name} must be a finite number`;
   if (test === 'static') return undefined;
-  if (CDF_TESTS.has(test)) {
+  if (CONFIDENCE_TESTS.has(test)) {
     return value >= 0.5 && value < 1 ? undefined : `${name} for ${test} must be in [0.5, 1)`;
   }
   return value >= 0 ? undefined : `${name} for ${test} must be ≥ 0`;

@@ -29,6 +29,7 @@ import { branchNameProblem, gitHashProblem, resourceNameProblem } from '../wire/
 import { parseNameId, slugify } from '../wire/slug.js';
 import { parseDateTime } from '../wire/time.js';
 import { builtInMeasure, CUSTOM_UNITS } from './built-in-measures.js';
+import { judgeChangePoints } from './change-point-check.js';
 import { stripIgnoreSuffix } from './ignore-suffix.js';
 import { toModel } from './model-input.js';
 import type { NewReport } from './new-report.js';
@@ -233,7 +234,7 @@ async function storeIteration(context: IterationContext, iteration: number, resu
   const benchmarkNames = [...results.keys()].map((key) => ({ key, ...stripIgnoreSuffix(key) }));
   const measureOf = (key: string) => measures.get(measureKey(key).id.value) as Measure;
 
-  const rows: IterationRows = { reportBenchmarks: [], metrics: [], boundaries: [], alerts: [] };
+  const rows: IterationRows = { reportBenchmarks: [], metrics: [], boundaries: [], alerts: [], changePoints: [] };
   const pending: { benchmarkUuid: string; measureUuid: string; metricUuid: string; value: number; ignored: boolean }[] =
     [];
   for (const { key, name, ignored } of benchmarkNames) {
@@ -273,6 +274,16 @@ async function storeIteration(context: IterationContext, iteration: number, resu
     const tested = pending.filter((entry) => entry.measureUuid === measureUuid);
     if (tested.length === 0) continue;
     await insertRows(db, context.pending.splice(0));
+    if (active.model.test === 'change_point') {
+      const scope = { ...active, projectUuid: project.uuid, reportUuid: context.reportUuid, measureUuid, now };
+      await judgeChangePoints(
+        db,
+        { ...scope, headUuid: context.headUuid, testbedUuid: context.testbedUuid },
+        tested,
+        rows,
+      );
+      continue;
+    }
     const samples = await selectSamples(db, {
       headUuid: context.headUuid,
       testbedUuid: context.testbedUuid,

@@ -1,11 +1,26 @@
 import { dialectOf } from '@atrium/core';
 import { type Insertable, type Kysely, type OperationNodeSource, sql } from 'kysely';
 import { chunks } from './chunks.js';
-import type { AlertTable, BenchDatabase, BoundaryTable, MetricTable, ReportBenchmarkTable } from './schema.js';
+import type {
+  AlertTable,
+  BenchDatabase,
+  BoundaryTable,
+  ChangePointTable,
+  MetricTable,
+  ReportBenchmarkTable,
+} from './schema.js';
 import type { Db } from './types.js';
 
 /** The tables a report's rows go to. */
-type ReportRowTable = 'version' | 'head_version' | 'report' | 'report_benchmark' | 'metric' | 'boundary' | 'alert';
+type ReportRowTable =
+  | 'version'
+  | 'head_version'
+  | 'report'
+  | 'report_benchmark'
+  | 'metric'
+  | 'boundary'
+  | 'change_point'
+  | 'alert';
 
 /** Rows of one table, inserted in bulk. */
 export type TableRows = {
@@ -18,6 +33,7 @@ export interface IterationRows {
   metrics: Insertable<MetricTable>[];
   boundaries: Insertable<BoundaryTable>[];
   alerts: Insertable<AlertTable>[];
+  changePoints: Insertable<ChangePointTable>[];
 }
 
 /** An iteration's rows as `insertRows` parts, in reference order. */
@@ -25,6 +41,7 @@ export const iterationParts = (rows: IterationRows): TableRows[] => [
   { table: 'report_benchmark', rows: rows.reportBenchmarks },
   { table: 'metric', rows: rows.metrics },
   { table: 'boundary', rows: rows.boundaries },
+  { table: 'change_point', rows: rows.changePoints },
   { table: 'alert', rows: rows.alerts },
 ];
 

@@ -2,6 +2,7 @@ import type { Page } from '../wire/pagination.js';
 import type { NameId } from '../wire/slug.js';
 import { archivedScope } from './archived-scope.js';
 import { lockHeads } from './branches.js';
+import { deleteChangePointsOf } from './change-points.js';
 import { paged } from './list-query.js';
 import type { Db } from './types.js';
 
@@ -79,13 +80,14 @@ export function listReports(db: Db, filter: ReportFilter, page: Page) {
 }
 
 /**
- * Deletes a report with its metrics, boundaries and alerts. When it was its version's last report the
+ * Deletes a report with its metrics, boundaries, alerts and the change points it found or that begin or end in it. When it was its version's last report the
  * version goes too, and later versions of every head that saw it move down by one.
  */
 export async function deleteReport(db: Db, report: { uuid: string; version_uuid: string }): Promise<void> {
   const reportBenchmarks = db.selectFrom('report_benchmark').select('uuid').where('report_uuid', '=', report.uuid);
   const metrics = db.selectFrom('metric').select('uuid').where('report_benchmark_uuid', 'in', reportBenchmarks);
   const boundaries = db.selectFrom('boundary').select('uuid').where('metric_uuid', 'in', metrics);
+  await deleteChangePointsOf(db, report.uuid);
   await db.deleteFrom('alert').where('boundary_uuid', 'in', boundaries).execute();
   await db.deleteFrom('boundary').where('metric_uuid', 'in', metrics).execute();
   await db.deleteFrom('metric').where('report_benchmark_uuid', 'in', reportBenchmarks).execute();

@@ -191,6 +191,31 @@ export interface AlertTable {
   modified: number;
 }
 
+/** A change found by a `change_point` threshold (migration 0015, an Atrium extension). */
+export interface ChangePointTable {
+  uuid: string;
+  project_uuid: string;
+  threshold_uuid: string;
+  model_uuid: string;
+  head_uuid: string;
+  testbed_uuid: string;
+  benchmark_uuid: string;
+  measure_uuid: string;
+  /** The report that found it, and the boundary of its metric then judged. */
+  report_uuid: string;
+  boundary_uuid: string;
+  /** The last metric of the old regime and the first of the new one. */
+  last_metric_uuid: string;
+  first_metric_uuid: string;
+  before: number;
+  after: number;
+  /** (after − before) / |before|; null when before is 0. */
+  shift: number | null;
+  direction: 'increase' | 'decrease';
+  score: number;
+  created: number;
+}
+
 export interface PlotTable {
   uuid: string;
   project_uuid: string;
@@ -275,6 +300,7 @@ export interface BenchDatabase {
   metric: MetricTable;
   boundary: BoundaryTable;
   alert: AlertTable;
+  change_point: ChangePointTable;
   plot: PlotTable;
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { type ChangePointView, changePointsJudgedAt } from '../storage/change-points.js';
 import { chunks } from '../storage/chunks.js';
 import type { MetricDetail } from '../storage/metric-details.js';
 import type { DimensionColumns, DimensionTableName } from '../storage/schema.js';
@@ -168,6 +169,29 @@ export class ViewLoader {
       await Promise.all(alerting),
       details.map((detail) => detail.model_uuid),
     );
+    const changeAlerts = await Promise.all(
+      details.map(async (detail) =>
+        detail.alert_uuid !== null && (await this.model(detail.model_uuid))?.test === 'change_point'
+          ? [detail.metric_uuid]
+          : [],
+      ),
+    );
+    await this.preloadChangePoints(changeAlerts.flat());
+  }
+
+  /** The change point found when this metric was judged (an alert of a `change_point` threshold), if any. */
+  changePointJudgedAt(metricUuid: string): Promise<ChangePointView | undefined> {
+    return this.once(`change_point:${metricUuid}`, async () =>
+      (await changePointsJudgedAt(this.db, [metricUuid])).get(metricUuid),
+    );
+  }
+
+  /** Reads the change points of these alerting metrics in one query. */
+  private async preloadChangePoints(metricUuids: readonly string[]) {
+    const missing = metricUuids.filter((uuid) => !this.rows.has(`change_point:${uuid}`));
+    if (missing.length === 0) return;
+    const found = await changePointsJudgedAt(this.db, missing);
+    for (const uuid of missing) this.rows.set(`change_point:${uuid}`, Promise.resolve(found.get(uuid)));
   }
 
   /** Seeds the memo with rows already in hand. */

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { MetricDetail } from '../storage/metric-details.js';
 import type { ReportTable } from '../storage/schema.js';
+import { jsonChangePoint } from '../wire/change-point-json.js';
 import { jsonBoundary, jsonMetric, jsonProject, jsonPubUser, jsonThresholdModel } from '../wire/json.js';
 import { toDateTime } from '../wire/time.js';
 import type { ViewLoader } from './loader.js';
@@ -16,6 +17,8 @@ export async function alertJson(loader: ViewLoader, detail: MetricDetail, report
     loader.benchmark(detail.benchmark_uuid),
     loader.threshold(threshold, detail.model_uuid),
   ]);
+  const changePoint =
+    thresholdJson.model?.test === 'change_point' ? await loader.changePointJudgedAt(detail.metric_uuid) : undefined;
   return {
     uuid: detail.alert_uuid as string,
     report: detail.report_uuid,
@@ -28,6 +31,7 @@ export async function alertJson(loader: ViewLoader, detail: MetricDetail, report
     status: detail.status,
     created: toDateTime(reportCreated ?? (detail.alert_created as number)),
     modified: toDateTime(detail.alert_modified as number),
+    ...(changePoint ? { change_point: jsonChangePoint(changePoint) } : {}),
   };
 }
 

@@ -13,6 +13,7 @@ export const TESTS = [
   ['iqr', 'Interquartile Range (IQR)'],
   ['delta_iqr', 'Delta Interquartile Range (ΔIQR)'],
   ['static', 'Static'],
+  ['change_point', 'Change point (Atrium extension)'],
 ];
 
 /** What a boundary means for each test: help text and placeholder. */
@@ -24,6 +25,10 @@ const BOUNDARY = {
   log_normal: ['a confidence in [0.5, 1): lower is stricter, higher is looser', '0.98'],
   iqr: ['an IQR multiplier ≥ 0', '3.0'],
   delta_iqr: ['a ΔIQR multiplier ≥ 0', '3.0'],
+  change_point: [
+    'a confidence in [0.5, 1) that a persistent change is real: upper alerts on increases, lower on decreases',
+    '0.99',
+  ],
 };
 
 const MODEL_FIELDS = ['lower_boundary', 'upper_boundary', 'min_sample_size', 'max_sample_size', 'window'];

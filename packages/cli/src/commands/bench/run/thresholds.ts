@@ -15,7 +15,17 @@ export interface ReportThresholds {
   reset?: boolean;
 }
 
-export const TESTS = ['static', 'percentage', 'z_score', 't_test', 'log_normal', 'iqr', 'delta_iqr'] as const;
+/** Bencher's seven tests and Atrium's `change_point` extension. */
+export const TESTS = [
+  'static',
+  'percentage',
+  'z_score',
+  't_test',
+  'log_normal',
+  'iqr',
+  'delta_iqr',
+  'change_point',
+] as const;
 const TEST_ALIASES: Record<string, string> = { z: 'z_score', t: 't_test' };
 
 const MODEL_OPTIONS = [
