@@ -35,6 +35,7 @@ describe('the sign-up and log-in limits', () => {
     expect(guard.hit('owner@x.org', 'home', 2)).toBe(3600); // its own pair limit still holds
     expect([1, 2, 3].map((i) => guard.hit(`other${i}@x.org`, `s${i}`, 3))).toEqual([undefined, undefined, undefined]);
     expect(guard.hit('another@x.org', 'elsewhere', 4)).toBe(3600); // eight from strangers in all
+    expect(guard.hit('owner@x.org', 'cafe', 4, true)).toBeUndefined(); // from a browser the owner signed in with
     guard.followed('owner@x.org', 'laptop', 0);
     expect(guard.hit('owner@x.org', 'laptop', 59_999)).toBeUndefined();
     expect(guard.hit('owner@x.org', 'laptop', 60_001)).toBeGreaterThan(0); // remembered for a minute only
