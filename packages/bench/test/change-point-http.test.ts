@@ -120,6 +120,18 @@ describeEachDialect('bench change_point thresholds over HTTP', ({ url }) => {
     });
     expect(dismissed).toMatchObject({ status: 'dismissed', change_point: alert.change_point });
     expect(await bench.json('GET', path('/alerts?status=active'), { token: bench.muriel })).toEqual([]);
+
+    const { threshold, benchmark } = alert;
+    const query = new URLSearchParams({
+      branches: threshold.branch.uuid,
+      testbeds: threshold.testbed.uuid,
+      benchmarks: benchmark.uuid,
+      measures: threshold.measure.uuid,
+    });
+    const perf = await bench.json('GET', path(`/perf?${query}`), { token: bench.muriel });
+    expect(perf.results[0].change_points).toEqual([alert.change_point]);
+    const first = perf.results[0].metrics.find((m: Json) => m.metric.uuid === alert.change_point.to_metric);
+    expect(first.version.number).toBe(20);
   });
 
   it('records an improvement under an upper-only threshold without alerting, and restarts the regime there', async () => {

@@ -75,18 +75,28 @@ export async function changePointsJudgedAt(
 }
 
 /**
- * The change points of one series (testbed, benchmark, measure) whose new regime begins in a version visible
- * through the head, oldest first: a branch shows those its start point found before it was cloned.
+ * The change points of the plotted series on one head whose new regime begins in a version visible through the head
+ * (a branch shows those its start point found before it was cloned) and, when given, a report started in the range.
  */
-export function changePointsOfSeries(
+export function changePointsOfHead(
   db: Db,
-  series: { headUuid: string; testbedUuid: string; benchmarkUuid: string; measureUuid: string },
+  query: {
+    headUuid: string;
+    testbedUuids: readonly string[];
+    benchmarkUuids: readonly string[];
+    measureUuids: readonly string[];
+    startTime: number | undefined;
+    endTime: number | undefined;
+  },
 ): Promise<ChangePointView[]> {
+  const from = query.startTime === undefined ? sql`` : sql`and fr.start_time >= ${query.startTime}`;
+  const to = query.endTime === undefined ? sql`` : sql`and fr.start_time <= ${query.endTime}`;
   return changePointsWhere(
     db,
-    sql`cp.testbed_uuid = ${series.testbedUuid} and cp.benchmark_uuid = ${series.benchmarkUuid}
-      and cp.measure_uuid = ${series.measureUuid}
-      and fr.version_uuid in (select hv.version_uuid from head_version hv where hv.head_uuid = ${series.headUuid})`,
+    sql`cp.testbed_uuid in (${sql.join(query.testbedUuids)}) and cp.benchmark_uuid in (${sql.join(query.benchmarkUuids)})
+      and cp.measure_uuid in (${sql.join(query.measureUuids)})
+      and fr.version_uuid in (select hv.version_uuid from head_version hv where hv.head_uuid = ${query.headUuid})
+      ${from} ${to}`,
   );
 }
 

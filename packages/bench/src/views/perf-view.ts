@@ -2,6 +2,7 @@ import type { Database } from '@atrium/core';
 import { groupByPermutation, type PerfRequest } from '../domain/perf-query.js';
 import { lineChartSvg, type PlotInput } from '../plot/line-chart.js';
 import { renderPng } from '../plot/render-png.js';
+import { type ChangePointView, changePointsOfHead } from '../storage/change-points.js';
 import { findDimensionsByUuid } from '../storage/dimensions.js';
 import { perfMetrics } from '../storage/perf.js';
 import type { BenchDatabase } from '../storage/schema.js';
@@ -25,6 +26,34 @@ async function plottedHeads(loader: ViewLoader, queried: { branch: Branch; headU
     plotted.push({ branch: await loader.branch(branch, headUuid), headUuid });
   }
   return plotted;
+}
+
+/** Each plotted head's change points by series (testbed/benchmark/measure); none when nothing is plotted. */
+async function changePointsOfSeries(
+  db: Database<BenchDatabase>['db'],
+  plotted: readonly { headUuid: string }[],
+  uuids: { testbeds: string[]; benchmarks: string[]; measures: string[] },
+  request: PerfRequest,
+): Promise<Map<string, ChangePointView[]>[]> {
+  if (!uuids.testbeds.length || !uuids.benchmarks.length || !uuids.measures.length) return [];
+  return Promise.all(
+    plotted.map(async ({ headUuid }) => {
+      const bySeries = new Map<string, ChangePointView[]>();
+      const rows = await changePointsOfHead(db, {
+        headUuid,
+        testbedUuids: uuids.testbeds,
+        benchmarkUuids: uuids.benchmarks,
+        measureUuids: uuids.measures,
+        startTime: request.startTime,
+        endTime: request.endTime,
+      });
+      for (const row of rows) {
+        const key = `${row.testbed_uuid}/${row.benchmark_uuid}/${row.measure_uuid}`;
+        bySeries.set(key, [...(bySeries.get(key) ?? []), row]);
+      }
+      return bySeries;
+    }),
+  );
 }
 
 /** Runs the perf query (§8.1): the rows of every permutation, ready for `perfJson` or `perfJsonBytes`. */
@@ -89,14 +118,17 @@ export async function queryPerf(
     ).map((row) => [row.uuid, row]),
   );
   const models = await findModels(db, modelUuids);
+  const changePoints = await changePointsOfSeries(db, plotted, plottedUuids, request);
   const results: PerfResult[] = [];
   let permutation = 0;
-  for (const { branch } of plotted) {
+  for (const [h, { branch }] of plotted.entries()) {
     for (const testbed of testbeds) {
       for (const benchmark of benchmarks) {
         for (const measure of measures) {
           const rows = groups[permutation++];
-          if (rows) results.push({ branch, testbed, benchmark, measure, rows });
+          const series = changePoints[h]?.get(`${testbed.uuid}/${benchmark.uuid}/${measure.uuid}`);
+          if (rows)
+            results.push({ branch, testbed, benchmark, measure, rows, ...(series ? { changePoints: series } : {}) });
         }
       }
     }

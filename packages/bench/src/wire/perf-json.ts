@@ -1,5 +1,7 @@
+import type { ChangePointView } from '../storage/change-points.js';
 import type { PerfReport, PerfRow } from '../storage/perf.js';
 import type { Dimension, Measure, ModelRow, Project, Threshold } from '../storage/types.js';
+import { jsonChangePoint } from './change-point-json.js';
 import {
   jsonBoundary,
   type jsonBranch,
@@ -18,6 +20,8 @@ export interface PerfResult {
   benchmark: Dimension;
   measure: Measure;
   rows: PerfRow[];
+  /** The series' change points (`change_point` thresholds), oldest first; an extension field when there are any. */
+  changePoints?: ChangePointView[];
 }
 
 /** Everything a perf response is made of, rendered by `perfJson` (objects) or `perfJsonBytes` (the same, as UTF-8 JSON). */
@@ -54,6 +58,10 @@ const thresholdOf = (view: PerfView, row: PerfRow) =>
 
 const modelOf = (view: PerfView, row: PerfRow) => (row.model_uuid ? view.models.get(row.model_uuid) : undefined);
 
+/** `change_points` (an Atrium extension) on a result whose series has any. */
+const changePointsField = (result: PerfResult) =>
+  result.changePoints?.length ? { change_points: result.changePoints.map(jsonChangePoint) } : {};
+
 /** `JsonPerf` as objects. */
 export function perfJson(view: PerfView) {
   const dateTime = dateTimeCache();
@@ -89,6 +97,7 @@ export function perfJson(view: PerfView) {
       benchmark: jsonDimension(result.benchmark),
       measure: jsonMeasure(result.measure),
       metrics: result.rows.map(metricJson),
+      ...changePointsField(result),
     })),
   };
 }
@@ -181,7 +190,9 @@ export function perfJsonBytes(view: PerfView): Buffer {
     bytes.write(
       `${i ? ',' : ''}{"branch":${branchText(result.branch)},"testbed":${testbedText(result.testbed)},"benchmark":${benchmarkText(result.benchmark)},"measure":${measureText(result.measure)},"metrics":[`,
     );
-    bytes.write(`${result.rows.map(metricText).join(',')}]}`);
+    const changePoints = changePointsField(result).change_points;
+    bytes.write(`${result.rows.map(metricText).join(',')}]`);
+    bytes.write(changePoints ? `,"change_points":${JSON.stringify(changePoints)}}` : '}');
   });
   bytes.write(']}');
   return bytes.done();
