@@ -39,6 +39,8 @@ export interface Expect {
   message?: RegExp;
   /** The answer's body must not match (e.g. file contents from outside the archive). */
   forbid?: RegExp;
+  /** A web-UI route: its errors are HTML pages, not the API's shape. */
+  page?: boolean;
 }
 
 export interface Case {

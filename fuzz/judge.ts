@@ -34,7 +34,9 @@ export function judge(c: Case, service: Service, answer: Answer): string[] {
       problems.push(`500 that is not a listed AiiDA-compatible one (${c.expect.message ?? 'none listed'}): ${excerpt}`);
     }
   }
-  if (answer.status >= 400 && !inServiceShape(service, answer.body)) {
+  if (answer.status >= 400 && c.expect.page && !/^<!doctype html>/i.test(answer.body)) {
+    problems.push(`${answer.status} is not a web-UI page: ${excerpt || '(empty body)'}`);
+  } else if (answer.status >= 400 && !c.expect.page && !inServiceShape(service, answer.body)) {
     problems.push(`${answer.status} not in the ${service} error shape: ${excerpt || '(empty body)'}`);
   }
   const maxMs = c.maxMs ?? DEFAULT_MAX_MS;
