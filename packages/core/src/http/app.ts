@@ -136,7 +136,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     reply.header('x-request-id', request.id);
     done();
   });
-  capPerClient(app, app.server, {
+  capPerClient(app, {
     cap: http.maxConnectionsPerAddress,
     isTrustedProxy: trustedProxyCheck(http.trustedProxies),
     exempt: PROBE_ROUTES,

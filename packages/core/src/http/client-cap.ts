@@ -1,4 +1,4 @@
-import type { Server, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { clientKey } from './client-address.js';
 import { HttpError } from './problem.js';
@@ -36,9 +36,9 @@ export interface ClientCapOptions {
  * all. A trusted proxy's connections carry many clients, so there the cap counts each client's requests under
  * way, by `request.ip` (from `X-Forwarded-For`), and refuses more with 429.
  */
-export function capPerClient(app: FastifyInstance, server: Server, options: ClientCapOptions): void {
+export function capPerClient(app: FastifyInstance, options: ClientCapOptions): void {
   const connections = new Counts();
-  server.on('connection', (socket: Socket) => {
+  app.server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined || options.isTrustedProxy(address)) return;
     const key = clientKey(address);
