@@ -1,3 +1,4 @@
+import { changePointText } from './change-point-text.js';
 import type { Report, ReportLinks, ReportMeasure } from './report.js';
 
 /** GitHub rejects comment and check bodies over 65,535 characters. */
@@ -62,7 +63,7 @@ export function htmlReport(links: ReportLinks, options: CommentOptions): string 
       const measure = alert.threshold.measure;
       const b = alert.boundary;
       parts.push(
-        `<tr><td>${escapeHtml(alert.benchmark.name)}</td><td>${escapeHtml(measure.name)}<br/>${escapeHtml(measure.units)}</td><td><a href="${escapeHtml(links.perfUrl(alert.benchmark, measure, alert.limit))}">📈 view plot</a><br/>🚷 ${alert.limit} limit</td><td><b>${number(alert.metric.value)}${percent(alert.metric.value, b.baseline)}</b></td><td>${number(b.lower_limit)}</td><td>${number(b.upper_limit)}</td></tr>`,
+        `<tr><td>${escapeHtml(alert.benchmark.name)}</td><td>${escapeHtml(measure.name)}<br/>${escapeHtml(measure.units)}</td><td><a href="${escapeHtml(links.perfUrl(alert.benchmark, measure, alert.limit))}">📈 view plot</a><br/>${alert.change_point ? `📍 ${escapeHtml(changePointText(alert.change_point))}` : `🚷 ${alert.limit} limit`}</td><td><b>${number(alert.metric.value)}${percent(alert.metric.value, b.baseline)}</b></td><td>${number(b.lower_limit)}</td><td>${number(b.upper_limit)}</td></tr>`,
       );
     }
     parts.push('</table>');

@@ -1,3 +1,5 @@
+import { type AlertChangePoint, changePointText } from './change-point-text.js';
+
 /** The parts of `JsonReport` the client renders. */
 export interface Dim {
   uuid: string;
@@ -24,6 +26,8 @@ export interface ReportAlert {
   metric: { value: number };
   boundary: { baseline: number | null; lower_limit: number | null; upper_limit: number | null };
   threshold: { measure: Dim & { units: string } };
+  /** Atrium's extension on alerts of `change_point` thresholds. */
+  change_point?: AlertChangePoint;
 }
 export interface Report {
   uuid: string;
@@ -111,6 +115,7 @@ export function humanReport(links: ReportLinks): string {
       lines.push(
         `- ${alert.benchmark.name} (${measure.name}): ${links.perfUrl(alert.benchmark, measure, alert.limit)}`,
       );
+      if (alert.change_point) lines.push(`  ${changePointText(alert.change_point)}`);
     }
   }
   if (links.claimUrl) lines.push('', `Claim this project: ${links.claimUrl}`);
