@@ -19,6 +19,7 @@ export const CLIENT_MODULES = [
   'dom.js',
   'perf.js',
   'plot.js',
+  'change-point.js',
   'pages.js',
   'list.js',
   'auth.js',

@@ -1,5 +1,6 @@
 // Project pages: dashboard of pinned plots, reports and alerts, keys; the project menu and the not-found page.
 import { api, failure, get } from './api.js';
+import { changePointText } from './change-point.js';
 import { $, date, dayOf, h, notFound, notify, params, raw, show, uri } from './dom.js';
 import { listPage } from './list.js';
 import { drawPlot } from './plot.js';
@@ -139,6 +140,10 @@ export async function alertsPage(project, base, editable) {
   });
 }
 
+/** An alert of a `change_point` threshold names its change: size, levels, and the reports either side of it. */
+const changePointRow = (change, base) =>
+  h`<tr><th>Change point</th><td data-testid="change-point">${change.direction} of ${changePointText(change)}: <a href="${base}${uri`/reports/${change.from_report}`}">last report before</a>, <a href="${base}${uri`/reports/${change.to_report}`}">first report after</a></td></tr>`;
+
 export async function alertPage(project, base, uuid, editable) {
   const reply = await get(uri`/v0/projects/${project.slug}/alerts/${uuid}`);
   if (!reply.ok) return notFound('Alert');
@@ -149,7 +154,7 @@ export async function alertPage(project, base, uuid, editable) {
     h`<section><div class="row"><h2>Alert: ${a.benchmark.name}</h2>${alertStatus(a)}${editable ? h`<button type="button" id="alert-status" data-status="${action[0]}">${action[1]}</button>` : ''}</div>
 <table><tr><th>Status</th><td data-testid="alert-status">${a.status}</td></tr><tr><th>Report</th><td><a href="${base}${uri`/reports/${a.report}`}">${a.report}</a></td></tr>
 <tr><th>Branch</th><td>${t.branch.name}</td></tr><tr><th>Testbed</th><td>${t.testbed.name}</td></tr><tr><th>Measure</th><td>${t.measure.name}</td></tr>
-<tr><th>Value</th><td>${a.metric.value}</td></tr><tr><th>Violated limit</th><td>${a.limit} (${a.limit === 'lower' ? a.boundary.lower_limit : a.boundary.upper_limit})</td></tr>
+<tr><th>Value</th><td>${a.metric.value}</td></tr>${a.change_point ? changePointRow(a.change_point, base) : h`<tr><th>Violated limit</th><td>${a.limit} (${a.limit === 'lower' ? a.boundary.lower_limit : a.boundary.upper_limit})</td></tr>`}
 <tr><th>Baseline</th><td>${a.boundary.baseline}</td></tr><tr><th>Threshold</th><td><a href="${base}${uri`/thresholds/${t.uuid}`}${t.model ? `?model=${encodeURIComponent(t.model.uuid)}` : ''}">${t.model?.test ?? 'no model'}</a> <span class="muted">(the model when the alert was raised)</span></td></tr><tr><th>Created</th><td>${date(a.created)}</td></tr></table></section>`,
     $('#content'),
   );

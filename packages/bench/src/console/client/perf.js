@@ -1,5 +1,6 @@
 // The perf explorer: the whole view lives in the URL (Bencher's parameter names), the plot is drawn by plot.js.
 import { allowed, api, get, session } from './api.js';
+import { changePointText } from './change-point.js';
 import { $, dayOf, h, notify, pager, params, raw, setParams, show, turnPage, uri } from './dom.js';
 import { drawPlot } from './plot.js';
 
@@ -193,13 +194,23 @@ async function drawView(project, base, pending) {
   const active = perf.results.flatMap((result) =>
     result.metrics.filter((m) => m.alert?.status === 'active').map((m) => ({ result, metric: m })),
   );
+  const changes = perf.results.flatMap((result) => (result.change_points ?? []).map((change) => ({ result, change })));
   show(
-    active.length
-      ? h`<h3>🚨 Active alerts on this plot</h3><ul>${active.map(
-          ({ result, metric }) =>
-            h`<li><a href="${base}${uri`/alerts/${metric.alert.uuid}`}">${result.benchmark.name} · ${result.measure.name} at ${metric.start_time}: ${metric.metric.value}</a></li>`,
-        )}</ul>`
-      : raw(''),
+    h`${
+      active.length
+        ? h`<h3>🚨 Active alerts on this plot</h3><ul>${active.map(
+            ({ result, metric }) =>
+              h`<li><a href="${base}${uri`/alerts/${metric.alert.uuid}`}">${result.benchmark.name} · ${result.measure.name} at ${metric.start_time}: ${metric.metric.value}</a></li>`,
+          )}</ul>`
+        : raw('')
+    }${
+      changes.length
+        ? h`<h3>📍 Change points on this plot</h3><ul data-testid="plot-changes">${changes.map(
+            ({ result, change }) =>
+              h`<li><a href="${base}${uri`/reports/${change.to_report}`}">${result.benchmark.name} · ${result.branch.name} · ${result.measure.name}: ${changePointText(change)}</a></li>`,
+          )}</ul>`
+        : raw('')
+    }`,
     alerts,
   );
   document.body.dataset.plotted = 'true';

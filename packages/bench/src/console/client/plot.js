@@ -1,5 +1,7 @@
 // The perf plot: uPlot (canvas) with one line per permutation, boundary limits as dashed lines, active
-// alerts as red markers, a tooltip for the nearest point and a legend that toggles series.
+// alerts as red markers, change points as dotted vertical lines labelled with their shift, a tooltip for the
+// nearest point and a legend that toggles series.
+import { changePointText, shiftText } from './change-point.js';
 import { esc, uri } from './dom.js';
 
 export const COLOURS = [
@@ -55,6 +57,10 @@ export function plotData(results, options) {
   return { xs, lines };
 }
 
+/** The change point (perf `change_points`, an extension) whose new regime starts at this metric, if any. */
+const changeAt = (line, metric) =>
+  (line.result?.change_points ?? []).find((change) => change.to_metric === metric.metric.uuid);
+
 function tooltipHtml(line, metric, base) {
   const boundary = metric.boundary;
   const rows = [
@@ -66,6 +72,8 @@ function tooltipHtml(line, metric, base) {
     ['Version', `${metric.version.number}${metric.version.hash ? ` (${metric.version.hash.slice(0, 12)})` : ''}`],
     ['Date', metric.start_time],
   ].filter(([, value]) => value !== null && value !== undefined);
+  const change = changeAt(line, metric);
+  if (change) rows.push(['Change point', changePointText(change)]);
   const alert = metric.alert
     ? `<div><strong>🚨 ${esc(metric.alert.status)} alert</strong> — <a href="${esc(base + uri`/alerts/${metric.alert.uuid}`)}">view alert</a></div>`
     : '';
@@ -98,6 +106,32 @@ export function drawPlot(root, perf, options) {
         ctx.lineTo(x + 7, y + 5);
         ctx.closePath();
         ctx.fill();
+      }
+    }
+    ctx.restore();
+  };
+  const changeMarkers = (u) => {
+    const { ctx } = u;
+    const { top, height } = u.bbox;
+    ctx.save();
+    ctx.font = `${Math.round(11 * devicePixelRatio)}px sans-serif`;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'alphabetic';
+    ctx.setLineDash([3 * devicePixelRatio, 3 * devicePixelRatio]);
+    for (const [i, line] of lines.entries()) {
+      if (line.kind !== 'value' || !u.series[i + 1].show) continue;
+      for (const [j, metric] of line.metrics.entries()) {
+        const change = metric && changeAt(line, metric);
+        if (!change) continue;
+        const x = u.valToPos(xs[j], 'x', true);
+        ctx.strokeStyle = line.colour;
+        ctx.lineWidth = devicePixelRatio;
+        ctx.beginPath();
+        ctx.moveTo(x, top);
+        ctx.lineTo(x, top + height);
+        ctx.stroke();
+        ctx.fillStyle = line.colour;
+        ctx.fillText(shiftText(change), x + 3 * devicePixelRatio, top + 12 * devicePixelRatio);
       }
     }
     ctx.restore();
@@ -136,7 +170,7 @@ export function drawPlot(root, perf, options) {
     ],
     legend: { live: false },
     hooks: {
-      draw: [alertMarkers, markFirstPlot],
+      draw: [changeMarkers, alertMarkers, markFirstPlot],
       setCursor: [
         (u) => {
           hovered = nearest(u);
