@@ -55,10 +55,10 @@ describe('createHttpApp: no body stalls the process (H2)', () => {
     expect(worstHealthzMs).toBeLessThan(NO_STALL.healthzMs);
   });
 
-  it('answers an unknown route at once when its body has not even arrived', async () => {
+  it('answers an unknown route whose body is over bodyLimit at once, and closes without reading it', async () => {
     const head = rawRequest('POST', '/no-such-route', {
       'content-type': 'application/json',
-      'content-length': String(THIRTY_MB),
+      'content-length': String(64 * 1024 * 1024),
     });
     const started = performance.now();
     const response = await rawHttp(base, [head, '[[[[']);
@@ -67,15 +67,42 @@ describe('createHttpApp: no body stalls the process (H2)', () => {
     expect(performance.now() - started).toBeLessThan(NO_STALL.answerMs);
   });
 
-  it('keeps the connection of an unknown route whose small body it discards', async () => {
-    const body = '{"a":1}';
-    const head = (path: string, close: boolean) =>
-      `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n${
-        close ? 'connection: close\r\n' : ''
-      }\r\n${body}`;
-    const response = await rawHttp(base, [head('/no-such-route', false) + head('/settings', true)]);
+  const post = (path: string, body: string | Buffer, close = false) =>
+    Buffer.concat([
+      Buffer.from(
+        `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n${
+          close ? 'connection: close\r\n' : ''
+        }\r\n`,
+      ),
+      Buffer.from(body),
+    ]);
+
+  it.each([
+    ['a small body', Buffer.from('{"a":1}')],
+    ['a 30 MB nested body', thirtyMegabytes],
+  ])('throws away %s sent to an unknown route and serves the next request on the connection', async (_name, body) => {
+    const response = await rawHttp(base, [post('/no-such-route', body), post('/settings', '{}', true)]);
+    expect(response.status).toBe(404);
     expect(response.body).toContain('no route for POST /no-such-route');
     expect(response.body).toContain('{"kind":"object"}');
+    expect(response.closedAfterMs).toBeLessThan(NO_STALL.answerMs);
+  });
+
+  it('cuts a chunked body to an unknown route at bodyLimit', async () => {
+    const mebibyte = Buffer.alloc(1024 * 1024, '[');
+    const chunk = Buffer.concat([Buffer.from('100000\r\n'), mebibyte, Buffer.from('\r\n')]);
+    const head = rawRequest('POST', '/no-such-route', {
+      'content-type': 'application/json',
+      'transfer-encoding': 'chunked',
+    }).replace('connection: close\r\n', '');
+    const response = await rawHttp(base, [
+      head,
+      ...Array.from({ length: 40 }, () => chunk),
+      '0\r\n\r\n',
+      post('/settings', '{}', true),
+    ]);
+    expect(response.status).toBe(404);
+    expect(response.body).not.toContain('{"kind":"object"}');
   });
 
   it(`refuses a 30 MB body nested past ${MAX_JSON_NESTING} levels on a route that takes it, before parsing`, async () => {

@@ -19,6 +19,7 @@ import { normalizeError } from './normalize-error.js';
 import type { HttpProblem } from './problem.js';
 import { requestIdFrom } from './request-id.js';
 import { tlsServerFactory } from './tls.js';
+import { discardBody } from './unread-body.js';
 import { validatorCompiler } from './validators.js';
 
 /** Health checks and scrapes arrive every few seconds forever: counted in metrics, kept out of the access log. */
@@ -147,15 +148,13 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       request,
       reply,
     );
-  // Before any body is read: no parser runs for a route that does not exist.
+  // Before any body is read: no parser runs for a route that does not exist, and its body is thrown away.
   app.addHook('onRequest', (request, reply, done) => {
     if (!request.is404) {
       done();
       return;
     }
-    if (request.raw.httpVersionMajor === 1 && unreadBodyBytes(request) > SMALL_BODY_LIMIT) {
-      reply.header('connection', 'close');
-    }
+    discardBody(request, reply, http.bodyLimit);
     notFound(request, reply);
   });
   app.addHook('onResponse', (request, reply, done) => {
@@ -185,14 +184,4 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     reply.type('text/plain; version=0.0.4').send(metrics.render());
   });
   return app;
-}
-
-/**
- * The body a request still has to send: Node reads and discards up to this much after an early answer, to keep
- * the connection; past `SMALL_BODY_LIMIT` (or of unknown length) the connection is closed instead, as Fastify does
- * for a body over its limit.
- */
-function unreadBodyBytes(request: FastifyRequest): number {
-  if (request.headers['transfer-encoding'] !== undefined) return Number.POSITIVE_INFINITY;
-  return Number(request.headers['content-length'] ?? 0) || 0;
 }
