@@ -147,6 +147,23 @@ describeEachDialect('bench change_point thresholds over HTTP', ({ url }) => {
     expect(alert.change_point.before).toBeCloseTo(70, -1);
   });
 
+  it('does not alert again on a branch started after the change, nor after the report that found it is deleted', async () => {
+    const alerts = await series(steps([100, 20], [130, 10]), 0, { thresholds: { models: { latency: CHANGE_POINT } } });
+    const found = alerts.flat();
+    expect(found).toHaveLength(1);
+    const feature: Json[] = [];
+    for (let i = 30; i < 40; i++) {
+      const start = i === 30 ? { start_point: { branch: 'main', clone_thresholds: true } } : {};
+      feature.push(...(await report('feature', i, around(130, i), start)).alerts);
+    }
+    expect(feature).toEqual([]);
+
+    // Deleting the report that found the change deletes the change too; the regime starts over.
+    const deleted = await bench.call('DELETE', path(`/reports/${found[0].report}`), { token: bench.muriel });
+    expect(deleted.status).toBe(204);
+    expect(await bench.json('GET', path('/alerts'), { token: bench.muriel })).toEqual([]);
+  });
+
   it('stays quiet on noise with an outlier', async () => {
     const levels = steps([100, 40]);
     levels[20] = 160;
