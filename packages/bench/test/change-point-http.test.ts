@@ -80,6 +80,10 @@ describeEachDialect('bench change_point thresholds over HTTP', ({ url }) => {
     ]);
 
     await report('main', 0, 100);
+    const spec = await bench.json('GET', '/v0/server/spec');
+    const created = spec.paths['/v0/projects/{project}/thresholds'].post.requestBody.content['application/json'].schema;
+    expect(created.properties.test.description).toContain("change_point, Atrium's extension");
+
     const feature = await report('feature', 1, 100, { start_point: { branch: 'main', clone_thresholds: true } });
     expect(feature.results[0][0].measures[0].threshold.model).toMatchObject({ test: 'change_point' });
     const cloned = await bench.json('GET', path('/thresholds?branch=feature'), { token: bench.muriel });

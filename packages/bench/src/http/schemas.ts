@@ -58,8 +58,16 @@ export const archivedFilter = { type: 'boolean' };
 export const resourceName = { type: 'string', minLength: 1, maxLength: 64 };
 export const nameId = { type: 'string', minLength: 1, maxLength: 1024 };
 
+/** A model's `test`: Bencher's seven (and the aliases `z`, `t`) or `change_point`, an Atrium extension. */
+export const modelTest = {
+  type: 'string',
+  maxLength: 32,
+  description:
+    "static, percentage, z_score (or z), t_test (or t), log_normal, iqr, delta_iqr; or change_point, Atrium's extension: boundaries are the confidence that a persistent change of level is real (upper alerts on increases, lower on decreases)",
+};
+
 export const modelFields = {
-  test: { type: 'string', maxLength: 32 },
+  test: modelTest,
   min_sample_size: nullable({ type: 'integer', minimum: 0, maximum: 4294967295 }),
   max_sample_size: nullable({ type: 'integer', minimum: 0, maximum: 4294967295 }),
   window: nullable({ type: 'integer', minimum: 0, maximum: 4294967295 }),

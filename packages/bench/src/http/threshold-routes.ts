@@ -23,7 +23,16 @@ import { projectFor } from './access.js';
 import type { BenchContext } from './context.js';
 import { sendList } from './list-reply.js';
 import { conflictOnConstraint, notFound } from './problems.js';
-import { archivedFilter, filterQuery, modelFields, nameId, nameIdFilter, nullable, pathParams } from './schemas.js';
+import {
+  archivedFilter,
+  filterQuery,
+  modelFields,
+  modelTest,
+  nameId,
+  nameIdFilter,
+  nullable,
+  pathParams,
+} from './schemas.js';
 
 const newThreshold = {
   type: 'object',
@@ -35,7 +44,7 @@ const updateThreshold = {
   type: 'object',
   additionalProperties: false,
   required: ['test'],
-  properties: { ...modelFields, test: nullable({ type: 'string', maxLength: 32 }) },
+  properties: { ...modelFields, test: nullable(modelTest) },
 };
 
 type NewThresholdBody = ModelInput & { branch: string; testbed: string; measure: string };
