@@ -2,14 +2,14 @@
  * Change-point detection for the `change_point` threshold model (an Atrium extension of Bencher's models).
  * INTERFACE AGREED BETWEEN THE DETECTOR AND THE INTEGRATION: keep these signatures; the body is the detector's.
  *
- * Method: a robust two-sample scan. Every split of the regime into an old segment (≥ MIN_OLD values) and a new one
- * (≥ MIN_NEW values, ending at the newest) is scored by z = (median new − median old) / (σ · √(π/2 · (1/n₁ + 1/n₂))),
- * σ the larger of the two segments' robust scales (so a widening of the noise does not pass for a shift). The best
- * split is a change only when z clears the Bonferroni-corrected level of the confidence over all splits tried and
- * the shift is persistent and separate: at least MIN_EFFECT robust σ of the old regime, almost every new value
- * (and always the newest) beyond the midpoint of the two medians, and the new median beyond all but MAX_OVERLAP of
- * the old values (bimodal noise keeps its other band in the old segment). A drift guard removes the old segment's
- * Theil–Sen trend and asks the same questions again.
+ * Method: an online robust two-sample test on the newest split points of one regime. For each split that leaves
+ * MIN_NEW…MAX_NEW values in the new segment, the shift is the difference of the two segments' Huber locations and
+ * z = shift / √(1.05 · (σ²/n₁ + σ₂²/n₂)), σ the old regime's winsorised scale and σ₂ the new segment's, shrunk
+ * towards σ and never below it. The best split is a change when z clears a Student-t level (n₁ − 1 d.f.) of the
+ * confidence, Bonferroni-corrected over the splits, and three gates pass: almost every new value is beyond the
+ * midpoint of the two locations (one spike or band flip is not a regime), the new location is beyond 90 % of the
+ * old values (bimodal noise keeps values of its other band in the old regime), and, when the old regime has a
+ * significant Theil–Sen trend, the new values still stand off the extrapolated trend line (slow drift does not).
  */
 import { countBeyond, insertSorted, medianOfSorted, robustSigmaOfSorted, theilSenSlope } from './change-point-stats.js';
 import { standardNormalInverseCdf } from './distributions.js';
@@ -34,30 +34,34 @@ export interface ChangePoint {
   score: number;
 }
 
-/** Fewest values of the old regime and of the new one for a split to be scored. */
-const MIN_OLD = 6;
-const MIN_NEW = 3;
-/** Smallest shift, in robust σ of the old regime, that counts as a change (labelled regressions are ≥ 2.5σ). */
+/** Fewest values of the old regime for its scale to mean anything. */
+const MIN_OLD = 8;
+/** The new segment's length range: a change is judged on its 4th to 7th value, then it is old news. */
+const MIN_NEW = 4;
+const MAX_NEW = 7;
+/** 1 − confidence is the false-change rate over this many reports of unchanged noise (before the gates). */
+const REPORTS_PER_CONFIDENCE = 10;
+/** Huber locations clip values this many σ from the segment's median. */
+const CLIP_SIGMAS = 3;
+/** Variance of a Huber location (c = 3σ) relative to a mean, for normal data, rounded up. */
+const HUBER_EFFICIENCY = 1.05;
+/** Winsorising deviations at 2.5 MAD-σ keeps spikes out of σ; E[min(Z², 2.5²)] rescales it for normal data. */
+const WINSOR_SIGMAS = 2.5;
+const WINSOR_CONSISTENCY = 0.97756;
+/** Weight, in values, of the old σ in the new segment's σ: four values barely know their own spread. */
+const PRIOR_WEIGHT = 3;
+/** New values allowed on the old side of the midpoint: one per five (a spike in a real step). */
+const STRAYS_PER_VALUE = 0.2;
+/** Largest share of old values at or beyond the new location. */
+const MAX_OVERLAP = 0.1;
+/** Smallest shift, in old σ, that counts (labelled regressions are ≥ 2.5σ). */
 const MIN_EFFECT = 1.5;
-/** Largest share of old values at or beyond the new median. */
-const MAX_OVERLAP = 0.05;
-/** Asymptotic variance of a sample median relative to a mean, for normal data. */
-const MEDIAN_EFFICIENCY = Math.PI / 2;
-/** Scales below this fraction of the level are measurement resolution, not noise (integer counts, constant series). */
+/** The old regime's trend is tested from this many values on, and removed when its t exceeds MIN_SLOPE_T. */
+const MIN_TREND = 10;
+const MIN_SLOPE_T = 2;
+/** Scales below this fraction of the level are resolution, not noise (integer counts, constant series). */
 const RELATIVE_SCALE_FLOOR = 1e-4;
-/** The old segment must be this long before its trend is trusted enough to be removed. */
-const MIN_TREND_LENGTH = 10;
-
-interface Segment {
-  sorted: number[];
-  median: number;
-  sigma: number;
-}
-
-function segment(sorted: number[]): Segment {
-  const median = medianOfSorted(sorted);
-  return { sorted, median, sigma: robustSigmaOfSorted(sorted, median) };
-}
+const MAD_TO_SIGMA = 1.482602218505602;
 
 /** Student-t quantile with ν degrees of freedom at the normal quantile z (Cornish–Fisher, two terms). */
 function studentTCritical(z: number, df: number): number {
@@ -65,58 +69,136 @@ function studentTCritical(z: number, df: number): number {
   return z + (z3 + z) / (4 * df) + (5 * z3 * z * z + 16 * z3 + 3 * z) / (96 * df * df);
 }
 
-/** New values tolerated on the old side of the midpoint: none up to four, then one per four more. */
-const tolerated = (newLength: number): number => Math.floor((newLength - 1) / 4);
-
-/** The z of the split at `index` when every gate passes, else undefined. */
-function judge(values: readonly number[], index: number, old: Segment, fresh: Segment, critical: number) {
-  const n1 = old.sorted.length;
-  const n2 = fresh.sorted.length;
-  const difference = fresh.median - old.median;
-  if (difference === 0) return undefined;
-  const floor = Math.max(RELATIVE_SCALE_FLOOR * Math.abs(old.median), Number.MIN_VALUE);
-  const oldSigma = Math.max(old.sigma, floor);
-  const sigma = Math.max(oldSigma, fresh.sigma);
-  const z = difference / (sigma * Math.sqrt(MEDIAN_EFFICIENCY * (1 / n1 + 1 / n2)));
-  if (Math.abs(z) < studentTCritical(critical, n1 - 1) || Math.abs(difference) < MIN_EFFECT * oldSigma)
-    return undefined;
-  const side = difference > 0 ? 1 : -1;
-  if (countBeyond(old.sorted, fresh.median, side) > MAX_OVERLAP * n1) return undefined;
-  const midpoint = old.median + difference / 2;
-  const newest = values[values.length - 1] as number;
-  if ((newest - midpoint) * side <= 0) return undefined;
-  let behind = 0;
-  for (let i = index; i < values.length; i++) if (((values[i] as number) - midpoint) * side <= 0) behind++;
-  return behind > tolerated(n2) ? undefined : z;
+/** Σ min(|d|, edge)² / (k − 1) over the deviations, as a σ consistent for normal data. */
+function winsorisedSigma(squaresOfClipped: number, count: number): number {
+  return Math.sqrt(squaresOfClipped / (WINSOR_CONSISTENCY * Math.max(1, count - 1)));
 }
 
-const sortedCopy = (values: readonly number[]): number[] => [...values].sort((a, b) => a - b);
-
-function judgeSplit(values: readonly number[], index: number, critical: number): number | undefined {
-  return judge(
-    values,
-    index,
-    segment(sortedCopy(values.slice(0, index))),
-    segment(sortedCopy(values.slice(index))),
-    critical,
+/**
+ * The old regime's σ: the larger of the winsorised spread around its median and the winsorised spread of successive
+ * differences (÷√2). The first grows with a drift or an earlier unnoticed step; the second ignores both but not banding.
+ */
+function oldSigma(values: readonly number[], old: Segment): number {
+  const length = old.sorted.length;
+  const valueEdge = WINSOR_SIGMAS * robustSigmaOfSorted(old.sorted, old.median);
+  const differenceEdge = WINSOR_SIGMAS * MAD_TO_SIGMA * medianOfSorted(old.differences);
+  let valueSquares = 0;
+  let differenceSquares = 0;
+  for (let i = 0; i < length; i++) {
+    valueSquares += Math.min(Math.abs((values[i] as number) - old.median), valueEdge) ** 2;
+    if (i > 0)
+      differenceSquares += Math.min(Math.abs((values[i] as number) - (values[i - 1] as number)), differenceEdge) ** 2;
+  }
+  return Math.max(
+    winsorisedSigma(valueSquares, length),
+    winsorisedSigma(differenceSquares / 2, length),
+    RELATIVE_SCALE_FLOOR * Math.abs(old.median),
+    Number.MIN_VALUE,
   );
 }
 
-/** The split with the largest |z| that passes every gate, scanning old segments from the left, new from the right. */
-function bestSplit(values: readonly number[], critical: number): { index: number; z: number } | undefined {
+/** One Huber step from the median: the mean of values[from, to) clipped to median ± CLIP_SIGMAS·σ. */
+function huberLocation(values: readonly number[], from: number, to: number, median: number, sigma: number): number {
+  const low = median - CLIP_SIGMAS * sigma;
+  const high = median + CLIP_SIGMAS * sigma;
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += Math.min(high, Math.max(low, values[i] as number));
+  return sum / (to - from);
+}
+
+/** The old segment, kept sorted as it grows: its values and the absolute differences of successive values. */
+interface Segment {
+  sorted: number[];
+  differences: number[];
+  median: number;
+}
+
+const sortedNumbers = (values: readonly number[]): number[] => Array.from(Float64Array.from(values).sort());
+
+interface Split {
+  index: number;
+  z: number;
+  before: number;
+  after: number;
+  sigma: number;
+}
+
+/** The split at `index` when its z clears `critical` and every gate passes, else undefined. */
+function judge(values: readonly number[], index: number, old: Segment, critical: number): Split | undefined {
   const n = values.length;
-  const freshSegments: Segment[] = [];
-  const freshSorted: number[] = [];
-  for (let index = n - 1; index >= MIN_OLD; index--) {
-    insertSorted(freshSorted, values[index] as number);
-    if (n - index >= MIN_NEW) freshSegments[index] = segment([...freshSorted]);
-  }
-  const oldSorted = values.slice(0, MIN_OLD - 1).sort((a, b) => a - b);
-  let best: { index: number; z: number } | undefined;
-  for (let index = MIN_OLD; index <= n - MIN_NEW; index++) {
-    insertSorted(oldSorted, values[index - 1] as number);
-    const z = judge(values, index, segment(oldSorted), freshSegments[index] as Segment, critical);
-    if (z !== undefined && (best === undefined || Math.abs(z) > Math.abs(best.z))) best = { index, z };
+  const n1 = index;
+  const n2 = n - index;
+  const oldMedian = old.median;
+  const sigma = oldSigma(values, old);
+  const fresh = sortedNumbers(values.slice(index));
+  const freshMedian = medianOfSorted(fresh);
+  const before = huberLocation(values, 0, index, oldMedian, sigma);
+  const after = huberLocation(values, index, n, freshMedian, sigma);
+  const difference = after - before;
+  if (Math.abs(difference) < MIN_EFFECT * sigma) return undefined;
+  const ownVariance = robustSigmaOfSorted(fresh, freshMedian) ** 2;
+  const freshVariance = Math.max(
+    sigma ** 2,
+    (PRIOR_WEIGHT * sigma ** 2 + (n2 - 1) * ownVariance) / (PRIOR_WEIGHT + n2 - 1),
+  );
+  const z = difference / Math.sqrt(HUBER_EFFICIENCY * (sigma ** 2 / n1 + freshVariance / n2));
+  if (Math.abs(z) < studentTCritical(critical, n1 - 1)) return undefined;
+  const side = difference > 0 ? 1 : -1;
+  if (countBeyond(old.sorted, after, side) > MAX_OVERLAP * n1) return undefined;
+  const midpoint = before + difference / 2;
+  if (((values[n - 1] as number) - midpoint) * side <= 0) return undefined;
+  let strays = 0;
+  for (let i = index; i < n; i++) if (((values[i] as number) - midpoint) * side <= 0) strays++;
+  if (strays > Math.floor(n2 * STRAYS_PER_VALUE)) return undefined;
+  return { index, z, before: oldMedian, after: freshMedian, sigma };
+}
+
+/**
+ * Whether the new values stand off the old regime's trend line, when the old regime has a trend: a drift, or an
+ * earlier step too small to be reported, shows as a slope and explains the new values without a change.
+ */
+function beyondTrend(values: readonly number[], split: Split, critical: number): boolean {
+  const n1 = split.index;
+  if (n1 < MIN_TREND) return true;
+  const old = values.slice(0, n1);
+  const slope = theilSenSlope(old);
+  const residuals = sortedNumbers(old.map((value, i) => value - slope * i));
+  const intercept = medianOfSorted(residuals);
+  const residualEdge = WINSOR_SIGMAS * robustSigmaOfSorted(residuals, intercept);
+  let squares = 0;
+  for (const residual of residuals) squares += Math.min(Math.abs(residual - intercept), residualEdge) ** 2;
+  const sigma = Math.max(winsorisedSigma(squares, n1), Number.MIN_VALUE);
+  const sxx = (n1 * (n1 * n1 - 1)) / 12;
+  if (Math.abs(slope) < MIN_SLOPE_T * (sigma / Math.sqrt(sxx))) return true;
+  const fresh = values.slice(n1).map((value, i) => value - slope * (n1 + i) - intercept);
+  const n2 = fresh.length;
+  const sorted = sortedNumbers(fresh);
+  const offset = huberLocation(fresh, 0, n2, medianOfSorted(sorted), sigma);
+  const distance = n1 + (n2 - 1) / 2 - (n1 - 1) / 2;
+  const z = offset / (sigma * Math.sqrt(HUBER_EFFICIENCY * (1 / n2 + 1 / n1 + (distance * distance) / sxx)));
+  return z * Math.sign(split.z) >= studentTCritical(critical, n1 - 1);
+}
+
+/** The split with the largest |z| among those that pass. */
+function bestSplit(values: readonly number[], critical: number): Split | undefined {
+  const n = values.length;
+  const first = Math.max(MIN_OLD, n - MAX_NEW);
+  const differences: number[] = [];
+  for (let i = 1; i < first; i++) differences.push(Math.abs((values[i] as number) - (values[i - 1] as number)));
+  const old: Segment = {
+    sorted: sortedNumbers(values.slice(0, first)),
+    differences: sortedNumbers(differences),
+    median: 0,
+  };
+  let best: Split | undefined;
+  for (let index = first; index <= n - MIN_NEW; index++) {
+    if (index > first) {
+      insertSorted(old.sorted, values[index - 1] as number);
+      insertSorted(old.differences, Math.abs((values[index - 1] as number) - (values[index - 2] as number)));
+    }
+    old.median = medianOfSorted(old.sorted);
+    const split = judge(values, index, old, critical);
+    if (split !== undefined && (best === undefined || Math.abs(split.z) > Math.abs(best.z))) best = split;
   }
   return best;
 }
@@ -132,29 +214,19 @@ export function detectChangePoint(values: readonly number[], options: ChangePoin
   const n = values.length;
   if (n < Math.max(options.minSampleSize, MIN_OLD + MIN_NEW)) return undefined;
   if (!values.every(Number.isFinite)) return undefined;
-  const splits = n - MIN_OLD - MIN_NEW + 1;
-  const critical = standardNormalInverseCdf(1 - (1 - options.confidence) / (2 * splits));
+  const splits = n - Math.max(MIN_OLD, n - MAX_NEW) - MIN_NEW + 1;
+  const falseRate = (1 - options.confidence) / REPORTS_PER_CONFIDENCE;
+  const critical = standardNormalInverseCdf(1 - falseRate / (2 * splits));
   const best = bestSplit(values, critical);
-  if (best === undefined) return undefined;
-  if (best.index >= MIN_TREND_LENGTH) {
-    const slope = theilSenSlope(values.slice(0, best.index));
-    if (slope !== 0 && judgeSplit(detrended(values, slope), best.index, critical) === undefined) return undefined;
-  }
-  const before = medianOfSorted(sortedCopy(values.slice(0, best.index)));
-  const after = medianOfSorted(sortedCopy(values.slice(best.index)));
+  if (best === undefined || !beyondTrend(values, best, critical)) return undefined;
+  const { before, after } = best;
+  const infinite = after > before ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
   return {
     index: best.index,
     before,
     after,
-    shift:
-      before === 0
-        ? after > 0
-          ? Number.POSITIVE_INFINITY
-          : Number.NEGATIVE_INFINITY
-        : (after - before) / Math.abs(before),
-    direction: after > before ? 'increase' : 'decrease',
+    shift: before === 0 ? infinite : (after - before) / Math.abs(before),
+    direction: best.z > 0 ? 'increase' : 'decrease',
     score: Math.abs(best.z),
   };
 }
-
-const detrended = (values: readonly number[], slope: number): number[] => values.map((value, i) => value - slope * i);
