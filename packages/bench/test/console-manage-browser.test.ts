@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Model, modelProblem } from '../src/boundary/model.js';
+import { MODEL_TESTS, type Model, modelProblem } from '../src/boundary/model.js';
 import { seedConsole, signedIn, startConsoleBench } from './console-support.js';
 import { at, type Bench, bmf, type Json, outboxOf } from './harness.js';
 
@@ -25,6 +25,9 @@ const MODEL_CASES: ModelCase[] = [
   { test: 'iqr', upper_boundary: 3, max_sample_size: 2.5 },
   { test: 'static', lower_boundary: 10, upper_boundary: 5 },
   { test: 'static', lower_boundary: -5, upper_boundary: 5 },
+  { test: 'change_point', upper_boundary: 0.99 },
+  { test: 'change_point', lower_boundary: 1 },
+  { test: 'change_point', upper_boundary: 0.99, min_sample_size: 1 },
 ];
 
 const FIELDS = ['lower_boundary', 'upper_boundary', 'min_sample_size', 'max_sample_size', 'window'] as const;
@@ -96,7 +99,7 @@ describe.skipIf(!chromiumAvailable)('bench console management pages in headless 
       expect({ model, verdict: await formVerdict(page) }).toEqual({ model, verdict: expected });
       expect(await save.isDisabled()).toBe(expected !== '');
     }
-    for (const test of ['static', 'percentage', 'z_score', 't_test', 'log_normal', 'iqr', 'delta_iqr'] as const) {
+    for (const test of MODEL_TESTS) {
       await page.getByLabel('Threshold model').selectOption(test);
       const sampleFields = await page.getByLabel('Minimum sample size').count();
       expect({ test, sampleFields }).toEqual({ test, sampleFields: test === 'static' ? 0 : 1 });
