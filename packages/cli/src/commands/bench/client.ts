@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { rootCertificates } from 'node:tls';
+import { STRICT_SHAPES } from './atrium-shapes.js';
 import type { Backend } from './backend.js';
-import { RESPONSES, SHAPES } from './shapes.js';
+import { RESPONSES } from './shapes.js';
 import { strictMismatch } from './strict.js';
 
 /** The Bencher API version this client speaks. */
@@ -156,7 +157,7 @@ export class BenchClient {
     }
     if (this.backend.strict) {
       const shape = RESPONSES[operation];
-      const problem = shape === undefined ? undefined : strictMismatch(SHAPES, shape, body);
+      const problem = shape === undefined ? undefined : strictMismatch(STRICT_SHAPES, shape, body);
       if (problem) throw new Error(`${label}: strict response check failed: ${problem}`);
     }
     return body;
