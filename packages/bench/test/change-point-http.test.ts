@@ -136,6 +136,9 @@ describeEachDialect('bench change_point thresholds over HTTP', ({ url }) => {
     expect(perf.results[0].change_points).toEqual([alert.change_point]);
     const first = perf.results[0].metrics.find((m: Json) => m.metric.uuid === alert.change_point.to_metric);
     expect(first.version.number).toBe(20);
+    const image = await bench.call('GET', path(`/perf/img?${query}`), { token: bench.muriel });
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
   });
 
   it('records an improvement under an upper-only threshold without alerting, and restarts the regime there', async () => {

@@ -52,6 +52,18 @@ describe('perf plot', () => {
     expect(svg).toContain('Latency: nanoseconds (ns)');
   });
 
+  it('draws a change point as a dashed vertical line labelled with its shift', () => {
+    const stepped = {
+      ...series('main', [100, 101, 130, 131]),
+      changes: [{ x: Date.UTC(2026, 0, 3), label: '+30.0 %' }],
+    };
+    const svg = lineChartSvg({ title: 't', yLabel: 'y', series: [stepped] });
+    expect(svg).toMatch(
+      /<line x1="([\d.]+)" x2="\1" y1="64" y2="[\d.]+" stroke="[^"]+" stroke-width="1.5" stroke-dasharray="3 3"\/>/,
+    );
+    expect(svg).toContain('>+30.0 %</text>');
+  });
+
   it('renders a PNG with the bundled font, also when there is no data', () => {
     for (const input of [
       { title: 'The Computer', yLabel: 'ns', series: [series('s', [1, 2, 3])] },

@@ -1,9 +1,11 @@
 import { formatDate, formatTick, fractionOf, niceScale } from './scale.js';
 
-/** One plotted permutation: metric values over time, optional limits, alerts marked. */
+/** One plotted permutation: metric values over time, optional limits, alerts marked, change points labelled. */
 export interface PlotSeries {
   label: string;
   points: { x: number; y: number; lower: number | null; upper: number | null; alert: boolean }[];
+  /** Where a new regime begins (the x of its first point) and its shift, e.g. "+30.0 %". */
+  changes?: { x: number; label: string }[];
 }
 
 export interface PlotInput {
@@ -81,6 +83,13 @@ export function lineChartSvg(input: PlotInput): string {
           `<path d="${path(limit)}" fill="none" stroke="${color}" stroke-width="1.5" stroke-dasharray="6 4" opacity="0.8"/>`,
         );
       }
+    }
+    for (const change of series.changes ?? []) {
+      const x = px(change.x).toFixed(1);
+      parts.push(
+        `<line x1="${x}" x2="${x}" y1="${plot.top}" y2="${plot.bottom}" stroke="${color}" stroke-width="1.5" stroke-dasharray="3 3"/>`,
+        `<text x="${x}" y="${plot.top - 6}" font-size="12" fill="${color}" text-anchor="middle">${escapeXml(change.label)}</text>`,
+      );
     }
     parts.push(
       `<path d="${path(points.map((point) => ({ x: point.px, y: point.py })))}" fill="none" stroke="${color}" stroke-width="2"/>`,

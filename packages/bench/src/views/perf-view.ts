@@ -139,6 +139,10 @@ export async function queryPerf(
 /** At most this many permutations are drawn in one image. */
 const MAX_PLOTTED = 8;
 
+/** A change point's shift as the plot labels it: "+30.0 %". */
+const shiftLabel = (shift: number | null) =>
+  shift === null ? 'change' : `${shift >= 0 ? '+' : '−'}${Math.abs(shift * 100).toFixed(1)} %`;
+
 export function perfPlotInput(view: PerfView, title: string | undefined): PlotInput {
   const perf = perfJson({ ...view, results: view.results.slice(0, MAX_PLOTTED) });
   const plotted = perf.results;
@@ -155,6 +159,10 @@ export function perfPlotInput(view: PerfView, title: string | undefined): PlotIn
         upper: metric.boundary?.upper_limit ?? null,
         alert: metric.alert !== null,
       })),
+      changes: (result.change_points ?? []).flatMap((change) => {
+        const first = result.metrics.find((metric) => metric.metric.uuid === change.to_metric);
+        return first ? [{ x: Date.parse(first.start_time), label: shiftLabel(change.shift) }] : [];
+      }),
     })),
   };
 }
