@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { httpFields } from '../src/config/fields.js';
 import { clientKey, isAddressOrRange, trustedProxyCheck } from '../src/http/client-address.js';
 
 describe('clientKey', () => {
@@ -45,5 +47,23 @@ describe('trustedProxies entries', () => {
     [[], '127.0.0.1', false],
   ])('%j trusts %s: %s', (entries, address, trusted) => {
     expect(trustedProxyCheck(entries)(address)).toBe(trusted);
+  });
+});
+
+describe('http config', () => {
+  const http = z.object(httpFields(0));
+
+  it('caps 256 connections per client address by default', () => {
+    expect(http.parse({}).maxConnectionsPerAddress).toBe(256);
+  });
+
+  it('refuses a trustedProxies entry that is not an address or a CIDR range', () => {
+    const result = http.safeParse({ trustedProxies: ['10.0.0.0/8', 'loopback'] });
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({
+        path: ['trustedProxies', 1],
+        message: 'must be an IP address or a CIDR range such as 10.0.0.0/8',
+      }),
+    ]);
   });
 });
