@@ -248,24 +248,42 @@ const CLASSES: ClassSpec[] = [
   },
 ];
 
-/** The corpus: every class variant once per seed round, lengths 80–150, levels 1 µs–1 ms, noise 1–3 %. */
-export function changePointCorpus(seed = 30, rounds = 1): CorpusSeries[] {
+function generate(spec: ClassSpec, variant: string, shape: Shape, seed: number, name: string): CorpusSeries {
+  const random = seededRandom(seed);
+  const level = 1_000 * 1_000 ** random();
+  const draft: Draft = {
+    length: 80 + Math.floor(random() * 71),
+    level,
+    sigma: level * (0.01 + 0.02 * random()),
+    noise: noiseOf(random),
+    random,
+  };
+  const { values, changes } = shape(draft);
+  return { name: `${spec.kind} ${variant}${name}`, kind: spec.kind, sides: spec.sides, values, changes };
+}
+
+/** Every class and its variants' names. */
+export const CORPUS_CLASSES: readonly { kind: string; variants: string[] }[] = CLASSES.map((spec) => ({
+  kind: spec.kind,
+  variants: spec.variants.map(([variant]) => variant),
+}));
+
+/** One series of a class variant, drawn from `seed`. */
+export function corpusSeries(kind: string, variant: string, seed: number): CorpusSeries {
+  const spec = CLASSES.find((c) => c.kind === kind);
+  const shape = spec?.variants.find(([name]) => name === variant)?.[1];
+  if (!spec || !shape) throw new Error(`no corpus class ${kind} ${variant}`);
+  return generate(spec, variant, shape, seed, ` seed ${seed}`);
+}
+
+/** The corpus: every class variant once per round, lengths 80–150, levels 1 µs–1 ms, noise 1–3 %. */
+export function changePointCorpus(seed = 30, rounds = 2): CorpusSeries[] {
   const corpus: CorpusSeries[] = [];
   let counter = 0;
   for (let round = 0; round < rounds; round++) {
     for (const spec of CLASSES) {
       for (const [variant, shape] of spec.variants) {
-        const random = seededRandom(seed * 1_000_003 + counter++);
-        const level = 1_000 * 1_000 ** random();
-        const draft: Draft = {
-          length: 80 + Math.floor(random() * 71),
-          level,
-          sigma: level * (0.01 + 0.02 * random()),
-          noise: noiseOf(random),
-          random,
-        };
-        const { values, changes } = shape(draft);
-        corpus.push({ name: `${spec.kind} ${variant} #${round}`, kind: spec.kind, sides: spec.sides, values, changes });
+        corpus.push(generate(spec, variant, shape, seed * 1_000_003 + counter++, ` #${round}`));
       }
     }
   }

@@ -146,9 +146,11 @@ function judge(values: readonly number[], index: number, old: Segment, critical:
   const side = difference > 0 ? 1 : -1;
   if (countBeyond(old.sorted, after, side) > MAX_OVERLAP * n1) return undefined;
   const midpoint = before + difference / 2;
-  if (((values[n - 1] as number) - midpoint) * side <= 0) return undefined;
+  const strayAt = (i: number) => ((values[i] as number) - midpoint) * side <= 0;
+  // The new regime starts with a value of its own and ends with the newest.
+  if (strayAt(index) || strayAt(n - 1)) return undefined;
   let strays = 0;
-  for (let i = index; i < n; i++) if (((values[i] as number) - midpoint) * side <= 0) strays++;
+  for (let i = index + 1; i < n - 1; i++) if (strayAt(i)) strays++;
   if (strays > Math.floor(n2 * STRAYS_PER_VALUE)) return undefined;
   return { index, z, before: oldMedian, after: freshMedian, sigma };
 }
