@@ -275,13 +275,9 @@ async function storeIteration(context: IterationContext, iteration: number, resu
     if (tested.length === 0) continue;
     await insertRows(db, context.pending.splice(0));
     if (active.model.test === 'change_point') {
-      const scope = { ...active, projectUuid: project.uuid, reportUuid: context.reportUuid, measureUuid, now };
-      await judgeChangePoints(
-        db,
-        { ...scope, headUuid: context.headUuid, testbedUuid: context.testbedUuid },
-        tested,
-        rows,
-      );
+      const { reportUuid, headUuid, testbedUuid } = context;
+      const scope = { ...active, projectUuid: project.uuid, reportUuid, headUuid, testbedUuid, measureUuid, now };
+      await judgeChangePoints(db, scope, tested, rows);
       continue;
     }
     const samples = await selectSamples(db, {

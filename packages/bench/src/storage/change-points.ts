@@ -23,6 +23,8 @@ export interface ChangePointView {
   to_report: string;
   to_version: number;
   to_hash: string | null;
+  /** The metric judged when the change was found (its report is `report_uuid`). */
+  judged_metric: string;
 }
 
 async function changePointsWhere(db: Db, where: RawBuilder<unknown>): Promise<ChangePointView[]> {
@@ -30,8 +32,10 @@ async function changePointsWhere(db: Db, where: RawBuilder<unknown>): Promise<Ch
     select cp.uuid, cp.boundary_uuid, cp.report_uuid, cp.head_uuid, cp.testbed_uuid, cp.benchmark_uuid,
       cp.measure_uuid, cp.before, cp.after, cp.shift, cp.direction, cp.score,
       lm.uuid as from_metric, lr.uuid as from_report, lv.number as from_version, lv.hash as from_hash,
-      fm.uuid as to_metric, fr.uuid as to_report, fv.number as to_version, fv.hash as to_hash
+      fm.uuid as to_metric, fr.uuid as to_report, fv.number as to_version, fv.hash as to_hash,
+      jb.metric_uuid as judged_metric
     from change_point cp
+    join boundary jb on jb.uuid = cp.boundary_uuid
     join metric lm on lm.uuid = cp.last_metric_uuid
     join report lr on lr.uuid = lm.report_uuid
     join version lv on lv.uuid = lr.version_uuid
@@ -57,21 +61,8 @@ export async function changePointsJudgedAt(
   metricUuids: readonly string[],
 ): Promise<Map<string, ChangePointView>> {
   if (metricUuids.length === 0) return new Map();
-  const found = await changePointsWhere(
-    db,
-    sql`cp.boundary_uuid in (select b.uuid from boundary b where b.metric_uuid in (${sql.join(metricUuids)}))`,
-  );
-  const boundaries = await db
-    .selectFrom('boundary')
-    .select(['uuid', 'metric_uuid'])
-    .where(
-      'uuid',
-      'in',
-      found.map((row) => row.boundary_uuid),
-    )
-    .execute();
-  const byBoundary = new Map(found.map((row) => [row.boundary_uuid, row]));
-  return new Map(boundaries.map((row) => [row.metric_uuid, byBoundary.get(row.uuid) as ChangePointView]));
+  const found = await changePointsWhere(db, sql`jb.metric_uuid in (${sql.join(metricUuids)})`);
+  return new Map(found.map((row) => [row.judged_metric, row]));
 }
 
 /**
