@@ -191,7 +191,7 @@ export interface AlertTable {
   modified: number;
 }
 
-/** A change found by a `change_point` threshold (migration 0015, an Atrium extension). */
+/** A change found by a `change_point` threshold (migration 0014, an Atrium extension). */
 export interface ChangePointTable {
   uuid: string;
   project_uuid: string;

@@ -12,7 +12,7 @@ import { reportListMigration } from './0010_report_list.js';
 import { metricReportMigration } from './0011_metric_report.js';
 import { reportUsageMigration } from './0012_report_usage.js';
 import { invitationsEmailChangesMigration } from './0013_invitations_email_changes.js';
-import { changePointsMigration } from './0015_change_points.js';
+import { changePointsMigration } from './0014_change_points.js';
 
 export const benchMigrations: Migrations = {
   '0001_schema': schemaMigration,
@@ -28,5 +28,5 @@ export const benchMigrations: Migrations = {
   '0011_metric_report': metricReportMigration,
   '0012_report_usage': reportUsageMigration,
   '0013_invitations_email_changes': invitationsEmailChangesMigration,
-  '0015_change_points': changePointsMigration,
+  '0014_change_points': changePointsMigration,
 };
