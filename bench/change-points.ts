@@ -1,7 +1,7 @@
 // Change-point detection (issue 30): a seeded labelled corpus submitted through the API as reports, one project per
 // threshold model, alerts read from the report responses and scored; then the ingestion time a change_point
 // threshold adds to a 100-benchmark x 2-measure report over t_test, side by side on SQLite.
-// `npm run bench -- change-points [rounds=2] [seed=30]`
+// `npm run bench -- change-points [rounds=4] [seed=30]`
 import { detectChangePoint } from '../packages/bench/src/boundary/change-point.js';
 import type { Model } from '../packages/bench/src/boundary/model.js';
 import { bmfReport, startBenchService } from './lib/bench-service.js';
@@ -167,11 +167,11 @@ function offlineAlerts(contender: Contender, series: CorpusSeries): number[] {
   });
 }
 
-/** The offline replay on more seeds: how much the score depends on the corpus draw. */
+/** The offline replay on four seeds: how much the score depends on the corpus draw. */
 const SPREAD_SEEDS = [30, 7, 99, 123];
 
 export default async function changePoints(args: string[]): Promise<BenchReport> {
-  const rounds = Number(args[0] ?? 2);
+  const rounds = Number(args[0] ?? 4);
   const seed = Number(args[1] ?? 30);
   const corpus = changePointCorpus(seed, rounds);
   const reports = corpus.reduce((sum, series) => sum + series.values.length, 0);
@@ -212,9 +212,9 @@ export default async function changePoints(args: string[]): Promise<BenchReport>
       'scoring (issue 30): labelled changes are mean shifts ≥ 2.5σ; an alert on report i is a true positive when c ≤ i ≤ c+5 (first such alert); an alert within 30 reports after a smaller shift is neither; every other alert is false',
       'both boundaries on every class except "improvement under an upper-only threshold" (upper only); max_sample_size 64; static left out: one threshold per measure cannot fit levels from 1 µs to 1 ms',
       `change_point F1 ${cp.F1.toFixed(3)} vs best of Bencher's models ${best.toFixed(3)} (+${(cp.F1 - best).toFixed(3)})`,
-      `replay on 4 rounds of other seeds: ${spread.map((s) => `seed ${s.seed} F1 ${s.F1.toFixed(3)}, ${s['false/1000 no-change'].toFixed(2)} false/1000`).join('; ')}`,
+      `replay, 4 rounds per seed: ${spread.map((s) => `seed ${s.seed} F1 ${s.F1.toFixed(3)}, ${s['false/1000 no-change'].toFixed(2)} false/1000`).join('; ')}`,
       `ingestion of a 100 benchmarks x 2 measures report with 64 values of history (median of 20, SQLite): change_point ${ingestion.changePoint.toFixed(1)} ms, t_test ${ingestion.tTest.toFixed(1)} ms, added ${(ingestion.changePoint - ingestion.tTest).toFixed(1)} ms`,
-      `detector alone, 200 series x 65 values replayed report by report: ${detectorTime(corpus).toFixed(1)} ms`,
+      `detector alone, 200 calls on 65 values (median of 30): ${detectorTime(corpus).toFixed(1)} ms`,
     ],
     data: { spread, ingestion },
   };
