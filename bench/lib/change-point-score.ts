@@ -107,7 +107,9 @@ export function replayChangePoint(
   let regimeStart = 0;
   for (let i = 0; i < series.values.length; i++) {
     const from = Math.max(regimeStart, i - options.maxSampleSize);
-    const change = detectChangePoint(series.values.slice(from, i + 1), options);
+    // Ingestion reads the values before a change point among the newest maxSampleSize, up to maxSampleSize of them.
+    const earlier = from === regimeStart ? series.values.slice(Math.max(0, from - options.maxSampleSize), from) : [];
+    const change = detectChangePoint(series.values.slice(from, i + 1), { ...options, earlier });
     if (change === undefined) continue;
     regimeStart = from + change.index;
     if (alertsOnSide(series.sides, change.direction)) alerts.push(i);

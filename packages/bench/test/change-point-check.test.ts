@@ -51,18 +51,24 @@ describe('judgeChangePoint: what a change_point threshold makes of the detector'
     expect(judged.limits).toEqual({ baseline: 100, lower_limit: null, upper_limit: null });
   });
 
-  it('detects at the lowest configured confidence with the model’s min_sample_size (default 2)', () => {
+  it('detects at the lowest configured confidence with the model’s min_sample_size (default 2) and the values before the regime', () => {
     asked.length = 0;
     judgeChangePoint(model({ lower_boundary: 0.99, upper_boundary: 0.999 }), history(20), {
       metricUuid: 'n',
       value: 500,
     });
-    judgeChangePoint(model({ upper_boundary: 0.99, min_sample_size: 5 }), history(20), { metricUuid: 'n', value: 1 });
+    const earlier = [90, 91, 92];
+    judgeChangePoint(
+      model({ upper_boundary: 0.99, min_sample_size: 5 }),
+      history(20),
+      { metricUuid: 'n', value: 1 },
+      earlier,
+    );
     expect(asked.slice(0, 2)).toEqual([
-      { confidence: 0.99, minSampleSize: 2 },
-      { confidence: 0.999, minSampleSize: 2 },
+      { confidence: 0.99, minSampleSize: 2, earlier: [] },
+      { confidence: 0.999, minSampleSize: 2, earlier: [] },
     ]);
-    expect(asked.at(-1)).toEqual({ confidence: 0.99, minSampleSize: 5 });
+    expect(asked.at(-1)).toEqual({ confidence: 0.99, minSampleSize: 5, earlier });
   });
 
   it.each([

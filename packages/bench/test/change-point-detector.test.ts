@@ -59,6 +59,42 @@ describe('change-point detector: steps are found once, within five reports, at t
   });
 });
 
+describe('change-point detector: a young regime borrows its noise scale from the values before it', () => {
+  /** Reports after the change until the regime starting at the previous change finds it (∞: not in 20). */
+  function delay(series: CorpusSeries, k: number, withEarlier: boolean): number {
+    const start = (series.changes[k - 1] as { index: number }).index;
+    const c = (series.changes[k] as { index: number }).index;
+    const earlier = withEarlier ? series.values.slice(Math.max(0, start - 64), start) : undefined;
+    for (let i = start + 1; i < Math.min(series.values.length, c + 20); i++) {
+      if (detectChangePoint(series.values.slice(start, i + 1), { ...OPTIONS, earlier })) return i - c;
+    }
+    return Number.POSITIVE_INFINITY;
+  }
+
+  it.each([
+    ['up-up-up', 7, 2],
+    ['up-down-up', 3, 1],
+    ['down-down-up', 4, 1],
+  ] as const)(
+    'three-steps %s (seed %s): step %s, ~22 reports after the previous, is found within five reports only with `earlier`',
+    (variant, seed, k) => {
+      const series = corpusSeries('three-steps', variant, seed);
+      expect(delay(series, k, false)).toBeGreaterThan(5);
+      const found = delay(series, k, true);
+      expect(found).toBeGreaterThanOrEqual(0);
+      expect(found).toBeLessThanOrEqual(5);
+    },
+  );
+
+  it('never makes the earlier values part of a segment', () => {
+    const flat = Array.from({ length: 30 }, (_, i) => 100 + (i % 3));
+    const earlier = Array.from({ length: 40 }, (_, i) => 500 + (i % 3));
+    expect(detectChangePoint(flat, { ...OPTIONS, earlier })).toBeUndefined();
+    const step = [...flat.slice(0, 20), ...Array.from({ length: 6 }, (_, i) => 200 + (i % 3))];
+    expect(detectChangePoint(step, { ...OPTIONS, earlier })).toMatchObject({ before: 101, direction: 'increase' });
+  });
+});
+
 describe('change-point detector: an improvement under an upper-only threshold restarts the regime without an alert', () => {
   const cases = ['−3σ', '−5σ'].flatMap((variant) =>
     SEEDS.map((seed) => corpusSeries('improvement-upper-only', variant, seed)),

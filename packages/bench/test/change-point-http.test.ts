@@ -1,5 +1,7 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { corpusSeries } from '../../../bench/lib/change-point-corpus.js';
+import { replayChangePoint } from '../../../bench/lib/change-point-score.js';
 import { at, type Bench, bmf, type Json, seedProject, startBench } from './harness.js';
 
 /** Latency around `level` with a little deterministic noise (±2 %). */
@@ -169,6 +171,19 @@ describeEachDialect('bench change_point thresholds over HTTP', ({ url }) => {
     const deleted = await bench.call('DELETE', path(`/reports/${found[0].report}`), { token: bench.muriel });
     expect(deleted.status).toBe(204);
     expect(await bench.json('GET', path('/alerts'), { token: bench.muriel })).toEqual([]);
+  });
+
+  it('finds a step ~22 reports after the previous one in time: a young regime gets the values before it', async () => {
+    // Steps at 25 (+4σ), 47 (−2.5σ) and 69 (+3σ); without the values before a regime only the first is found.
+    const corpus = corpusSeries('three-steps', 'up-down-up', 3);
+    const model = { ...CHANGE_POINT, lower_boundary: 0.99 };
+    const alerting: number[] = [];
+    for (const [i, value] of corpus.values.entries()) {
+      const extra = i === 0 ? { thresholds: { models: { latency: model } } } : {};
+      if ((await report('main', i, value, extra)).alerts.length > 0) alerting.push(i);
+    }
+    expect(alerting).toEqual(replayChangePoint(corpus, { confidence: 0.99, minSampleSize: 2, maxSampleSize: 64 }));
+    expect(alerting).toEqual([28, 51, 72]);
   });
 
   it('stays quiet on noise with an outlier', async () => {

@@ -59,14 +59,14 @@ describeEachDialect('bench regime selection', ({ url }) => {
       expect(counter.statements).toBe(1);
       expect(regimes.size).toBe(30);
       const third = common.find((row) => row.name === 'bench::3')?.uuid as string;
-      expect(regimes.get(third)?.map((point) => point.value)).toEqual([3008, 3009, 3010, 3011]);
+      expect(regimes.get(third)?.points.map((point) => point.value)).toEqual([3008, 3009, 3010, 3011]);
 
       // The rare benchmark is not among the newest 2 × 4 reports: read again from the whole history.
       const rare = benchmarks.find((row) => row.name === 'rare')?.uuid as string;
       const withRare = await selectRegimes(watched, { ...query, benchmarkUuids: [third, rare] });
       expect(counter.statements).toBe(3);
-      expect(withRare.get(rare)?.map((point) => point.value)).toEqual([200, 201]);
-      expect(withRare.get(third)?.map((point) => point.value)).toEqual([3008, 3009, 3010, 3011]);
+      expect(withRare.get(rare)?.points.map((point) => point.value)).toEqual([200, 201]);
+      expect(withRare.get(third)?.points.map((point) => point.value)).toEqual([3008, 3009, 3010, 3011]);
     } finally {
       await close();
     }

@@ -19,6 +19,11 @@ export interface ChangePointOptions {
   confidence: number;
   /** Fewest values (old regime plus new) before anything is judged: the model's min_sample_size, or a default. */
   minSampleSize: number;
+  /**
+   * Values of the regime(s) before values[0], oldest first. Used only for the noise scale of a young regime
+   * (pooled with its own), never as part of a segment: a regime of 20 values barely knows its noise.
+   */
+  earlier?: readonly number[];
 }
 
 export interface ChangePoint {
@@ -59,6 +64,8 @@ const MIN_EFFECT = 1.5;
 /** The old regime's trend is tested from this many values on, and removed when its t exceeds MIN_SLOPE_T. */
 const MIN_TREND = 10;
 const MIN_SLOPE_T = 2;
+/** A regime shorter than this borrows the rest of its noise estimate from the earlier values. */
+const POOLED_SIZE = 40;
 /** Scales below this fraction of the level are resolution, not noise (integer counts, constant series). */
 const RELATIVE_SCALE_FLOOR = 1e-4;
 const MAD_TO_SIGMA = 1.482602218505602;
@@ -123,13 +130,55 @@ interface Split {
   sigma: number;
 }
 
+/** The noise scale learnt from the values before the regime, and how many values it rests on. */
+interface EarlierNoise {
+  sigma: number;
+  count: number;
+}
+
+/**
+ * The earlier values' σ from successive differences only (÷√2, winsorised): they may span several regimes, and a
+ * step between them is one large difference, clipped, where it would inflate a spread around their median.
+ */
+function earlierNoise(earlier: readonly number[] | undefined): EarlierNoise | undefined {
+  if (earlier === undefined || earlier.length < MIN_OLD || !earlier.every(Number.isFinite)) return undefined;
+  const differences: number[] = [];
+  for (let i = 1; i < earlier.length; i++) {
+    differences.push(Math.abs((earlier[i] as number) - (earlier[i - 1] as number)));
+  }
+  const sorted = sortedNumbers(differences);
+  const edge = WINSOR_SIGMAS * MAD_TO_SIGMA * medianOfSorted(sorted);
+  let squares = 0;
+  for (const difference of differences) squares += Math.min(difference, edge) ** 2;
+  return { sigma: winsorisedSigma(squares / 2, earlier.length), count: earlier.length };
+}
+
+/**
+ * The old segment's σ and its degrees of freedom: a young regime (fewer than POOLED_SIZE values) pools its own
+ * variance with the earlier values', weighted by size, up to POOLED_SIZE values in all.
+ */
+function scaleOf(values: readonly number[], old: Segment, earlier: EarlierNoise | undefined) {
+  const n1 = old.sorted.length;
+  const own = oldSigma(values, old);
+  const borrowed = earlier === undefined ? 0 : Math.min(earlier.count, Math.max(0, POOLED_SIZE - n1));
+  if (borrowed === 0) return { sigma: own, df: n1 - 1 };
+  const pooled = (n1 * own ** 2 + borrowed * (earlier as EarlierNoise).sigma ** 2) / (n1 + borrowed);
+  return { sigma: Math.max(Math.sqrt(pooled), RELATIVE_SCALE_FLOOR * Math.abs(old.median)), df: n1 + borrowed - 2 };
+}
+
 /** The split at `index` when its z clears `critical` and every gate passes, else undefined. */
-function judge(values: readonly number[], index: number, old: Segment, critical: number): Split | undefined {
+function judge(
+  values: readonly number[],
+  index: number,
+  old: Segment,
+  critical: number,
+  earlier: EarlierNoise | undefined,
+): Split | undefined {
   const n = values.length;
   const n1 = index;
   const n2 = n - index;
   const oldMedian = old.median;
-  const sigma = oldSigma(values, old);
+  const { sigma, df } = scaleOf(values, old, earlier);
   const fresh = sortedNumbers(values.slice(index));
   const freshMedian = medianOfSorted(fresh);
   const before = huberLocation(values, 0, index, oldMedian, sigma);
@@ -142,7 +191,7 @@ function judge(values: readonly number[], index: number, old: Segment, critical:
     (PRIOR_WEIGHT * sigma ** 2 + (n2 - 1) * ownVariance) / (PRIOR_WEIGHT + n2 - 1),
   );
   const z = difference / Math.sqrt(HUBER_EFFICIENCY * (sigma ** 2 / n1 + freshVariance / n2));
-  if (Math.abs(z) < studentTCritical(critical, n1 - 1)) return undefined;
+  if (Math.abs(z) < studentTCritical(critical, df)) return undefined;
   const side = difference > 0 ? 1 : -1;
   if (countBeyond(old.sorted, after, side) > MAX_OVERLAP * n1) return undefined;
   const midpoint = before + difference / 2;
@@ -182,7 +231,7 @@ function beyondTrend(values: readonly number[], split: Split, critical: number):
 }
 
 /** The split with the largest |z| among those that pass. */
-function bestSplit(values: readonly number[], critical: number): Split | undefined {
+function bestSplit(values: readonly number[], critical: number, earlier: EarlierNoise | undefined): Split | undefined {
   const n = values.length;
   const first = Math.max(MIN_OLD, n - MAX_NEW);
   const differences: number[] = [];
@@ -199,7 +248,7 @@ function bestSplit(values: readonly number[], critical: number): Split | undefin
       insertSorted(old.differences, Math.abs((values[index - 1] as number) - (values[index - 2] as number)));
     }
     old.median = medianOfSorted(old.sorted);
-    const split = judge(values, index, old, critical);
+    const split = judge(values, index, old, critical, earlier);
     if (split !== undefined && (best === undefined || Math.abs(split.z) > Math.abs(best.z))) best = split;
   }
   return best;
@@ -219,7 +268,7 @@ export function detectChangePoint(values: readonly number[], options: ChangePoin
   const splits = n - Math.max(MIN_OLD, n - MAX_NEW) - MIN_NEW + 1;
   const falseRate = (1 - options.confidence) / REPORTS_PER_CONFIDENCE;
   const critical = standardNormalInverseCdf(1 - falseRate / (2 * splits));
-  const best = bestSplit(values, critical);
+  const best = bestSplit(values, critical, earlierNoise(options.earlier));
   if (best === undefined || !beyondTrend(values, best, critical)) return undefined;
   const { before, after } = best;
   const infinite = after > before ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;

@@ -32,12 +32,13 @@ const confidences = (model: Model) =>
  * Detects at the lowest configured confidence (any change found restarts the regime, in either direction) and
  * alerts when the change's direction has a boundary and the change holds at that boundary's confidence too.
  * The boundary row's baseline is the regime's location (its median; the old regime's on a change); a change
- * point has no per-value limits, so they stay null.
+ * point has no per-value limits, so they stay null. `earlier`: the values before the regime (a young regime's noise).
  */
 export function judgeChangePoint(
   model: Model,
   history: readonly RegimePoint[],
   newest: RegimePoint,
+  earlier: readonly number[] = [],
 ): ChangePointJudgement {
   const minSampleSize = model.min_sample_size ?? CHANGE_POINT_MIN_SAMPLE_SIZE;
   const regime = computeLimits(
@@ -47,7 +48,7 @@ export function judgeChangePoint(
   if (regime.baseline === null) return { limits: regime };
   const values = [...history.map((point) => point.value), newest.value];
   const confidence = Math.min(...confidences(model));
-  const change = detectChangePoint(values, { confidence, minSampleSize });
+  const change = detectChangePoint(values, { confidence, minSampleSize, earlier });
   if (!change || change.index < 1 || change.index >= values.length) return { limits: regime };
   const points = [...history, newest];
   const found = {
@@ -60,7 +61,8 @@ export function judgeChangePoint(
   const needed = side === 'upper' ? model.upper_boundary : model.lower_boundary;
   const holds =
     needed !== null &&
-    (needed <= confidence || detectChangePoint(values, { confidence: needed, minSampleSize })?.index === change.index);
+    (needed <= confidence ||
+      detectChangePoint(values, { confidence: needed, minSampleSize, earlier })?.index === change.index);
   return holds ? { limits, found, alert: side } : { limits, found };
 }
 
@@ -104,11 +106,13 @@ export async function judgeChangePoints(
     since: model.window === null ? null : now - model.window * 1000,
   });
   for (const metric of metrics) {
-    const history = regimes.get(metric.benchmarkUuid) ?? [];
-    const { limits, found, alert } = judgeChangePoint(model, history, {
-      metricUuid: metric.metricUuid,
-      value: metric.value,
-    });
+    const regime = regimes.get(metric.benchmarkUuid);
+    const { limits, found, alert } = judgeChangePoint(
+      model,
+      regime?.points ?? [],
+      { metricUuid: metric.metricUuid, value: metric.value },
+      regime?.earlier,
+    );
     const boundaryUuid = uuid7();
     rows.boundaries.push({
       uuid: boundaryUuid,

@@ -7,6 +7,16 @@ export interface RegimePoint {
   value: number;
 }
 
+/** A benchmark's current regime, oldest first, and the values before it that were read with it. */
+export interface Regime {
+  points: RegimePoint[];
+  /**
+   * Up to `maxSampleSize` values before the regime's first metric, oldest first, when the regime starts at a change
+   * point among the newest `maxSampleSize` metrics (the detector's noise scale for a young regime); else empty.
+   */
+  earlier: number[];
+}
+
 export interface RegimeQuery {
   headUuid: string;
   testbedUuid: string;
@@ -29,7 +39,8 @@ type RegimeRow = {
 /**
  * Every benchmark's current regime in one statement: its newest metrics visible through the head on the testbed
  * (version number, report start, iteration, as Bencher's sample), at most `maxSampleSize`, and none before the first
- * metric of the latest change point among them. With `reportLimit`, only that many newest reports are read; a
+ * metric of the latest change point among them; when there is such a change point, also up to `maxSampleSize`
+ * metrics before it (rows with `position` > `start`). With `reportLimit`, only that many newest reports are read; a
  * last row without a benchmark says how many were.
  */
 function regimeSql(query: RegimeQuery, benchmarks: readonly string[], reportLimit: number | null) {
@@ -55,28 +66,29 @@ function regimeSql(query: RegimeQuery, benchmarks: readonly string[], reportLimi
         and m.measure_uuid = ${query.measureUuid}
         and m.benchmark_uuid in (${sql.join(benchmarks)})
     ),
-    newest as (select * from ranked where position <= ${query.maxSampleSize}),
+    recent as (select * from ranked where position <= ${2 * query.maxSampleSize}),
     starts as (
-      select newest.benchmark_uuid, min(newest.position) as position
-      from newest
-      join change_point cp on cp.first_metric_uuid = newest.metric_uuid
-      group by newest.benchmark_uuid
+      select recent.benchmark_uuid, min(recent.position) as position
+      from recent
+      join change_point cp on cp.first_metric_uuid = recent.metric_uuid
+      where recent.position <= ${query.maxSampleSize}
+      group by recent.benchmark_uuid
     )
-    select newest.benchmark_uuid, newest.metric_uuid, newest.value, newest.position, starts.position as start
-    from newest
-    left join starts on starts.benchmark_uuid = newest.benchmark_uuid
-    where starts.position is null or newest.position <= starts.position
+    select recent.benchmark_uuid, recent.metric_uuid, recent.value, recent.position, starts.position as start
+    from recent
+    left join starts on starts.benchmark_uuid = recent.benchmark_uuid
+    where recent.position <= coalesce(starts.position + ${query.maxSampleSize}, ${query.maxSampleSize})
     union all
     select null, null, null, (select count(*) from reports), null`;
 }
 
 /**
- * The current regime of every benchmark of one (head, testbed, measure), oldest first. One statement reads the
- * newest 2 × `maxSampleSize` reports; only benchmarks still short of the maximum without a change point among them
- * are read again from the whole history, and only when there are older reports.
+ * The current regime of every benchmark of one (head, testbed, measure), oldest first, with the values read before
+ * it. One statement reads the newest 2 × `maxSampleSize` reports; only benchmarks still short of the maximum without
+ * a change point among them are read again from the whole history, and only when there are older reports.
  */
-export async function selectRegimes(db: Db, query: RegimeQuery): Promise<Map<string, RegimePoint[]>> {
-  const regimes = new Map<string, { point: RegimePoint; position: number; cut: boolean }[]>();
+export async function selectRegimes(db: Db, query: RegimeQuery): Promise<Map<string, Regime>> {
+  const regimes = new Map<string, { point: RegimePoint; position: number; cut: boolean; earlier: boolean }[]>();
   const read = async (benchmarks: readonly string[], reportLimit: number | null) => {
     let reports = 0;
     for (const row of (await regimeSql(query, benchmarks, reportLimit).execute(db)).rows) {
@@ -88,6 +100,7 @@ export async function selectRegimes(db: Db, query: RegimeQuery): Promise<Map<str
         point: { metricUuid: row.metric_uuid as string, value: Number(row.value) },
         position: Number(row.position),
         cut: row.start !== null,
+        earlier: row.start !== null && Number(row.position) > Number(row.start),
       };
       const list = regimes.get(row.benchmark_uuid);
       if (list) list.push(entry);
@@ -109,12 +122,13 @@ export async function selectRegimes(db: Db, query: RegimeQuery): Promise<Map<str
       await read(short, null);
     }
   }
-  const result = new Map<string, RegimePoint[]>();
+  const result = new Map<string, Regime>();
   for (const [uuid, list] of regimes) {
-    result.set(
-      uuid,
-      list.sort((a, b) => b.position - a.position).map((entry) => entry.point),
-    );
+    const oldestFirst = list.sort((a, b) => b.position - a.position);
+    result.set(uuid, {
+      points: oldestFirst.filter((entry) => !entry.earlier).map((entry) => entry.point),
+      earlier: oldestFirst.filter((entry) => entry.earlier).map((entry) => entry.point.value),
+    });
   }
   return result;
 }
