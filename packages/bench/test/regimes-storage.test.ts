@@ -71,4 +71,58 @@ describeEachDialect('bench regime selection', ({ url }) => {
       await close();
     }
   });
+
+  it('returns up to max_sample_size values before a regime that starts at a change point, in the same statement', async () => {
+    const { db, close } = await openBenchDatabase(url());
+    try {
+      const {
+        projects: [project],
+      } = await organizationWithProjects(db, 'p');
+      const level = (i: number) => (i < 20 ? 100 : 200) + (i % 3);
+      const model = { test: 'change_point', max_sample_size: 16, upper_boundary: 0.99 };
+      for (let i = 0; i < 30; i++) {
+        await ingestReport(db, {
+          project,
+          userUuid: null,
+          report: {
+            branch: 'main',
+            testbed: 'localhost',
+            start_time: at(i),
+            end_time: at(i),
+            results: [bmf({ step: { latency: level(i) }, flat: { latency: 100 + (i % 3) } })],
+            ...(i === 0 ? { thresholds: { models: { latency: model } } } : {}),
+          },
+        });
+      }
+      expect(await db.selectFrom('change_point').select('before').execute()).toHaveLength(1);
+      const branch = (await db.selectFrom('branch').selectAll().executeTakeFirstOrThrow()) as Branch;
+      const testbed = await db.selectFrom('testbed').select('uuid').executeTakeFirstOrThrow();
+      const measure = await db
+        .selectFrom('measure')
+        .select('uuid')
+        .where('slug', '=', 'latency')
+        .executeTakeFirstOrThrow();
+      const benchmarks = await db.selectFrom('benchmark').select(['uuid', 'name']).execute();
+      const uuidOf = (name: string) => benchmarks.find((row) => row.name === name)?.uuid as string;
+      const { db: watched, counter } = counted(db);
+      const regimes = await selectRegimes(watched, {
+        headUuid: branch.head_uuid as string,
+        testbedUuid: testbed.uuid,
+        measureUuid: measure.uuid,
+        benchmarkUuids: [uuidOf('step'), uuidOf('flat')],
+        maxSampleSize: 16,
+        since: null,
+      });
+      expect(counter.statements).toBe(1);
+      const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+      expect(regimes.get(uuidOf('step'))).toEqual({
+        points: range(20, 30).map((i) => expect.objectContaining({ value: level(i) })),
+        earlier: range(4, 20).map(level),
+      });
+      expect(regimes.get(uuidOf('flat'))?.points).toHaveLength(16);
+      expect(regimes.get(uuidOf('flat'))?.earlier).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });
