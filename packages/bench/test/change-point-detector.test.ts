@@ -128,12 +128,13 @@ function classScore(kind: string) {
 
 describe('change-point detector: per-class rates on seeds 1–8 (the benchmark scores the whole corpus)', () => {
   // Measured: variance changes 2.9 and drift 1.3 false changes per 1,000 reports, three steps 22 reports apart
-  // found in time 0.68 of the time (young regimes have few values to judge by); the bounds leave a little room.
+  // found in time 0.78 of the time (1.3 false per 1,000: a young regime pools its noise with the values before it,
+  // but still knows its own level from ~20 values); the bounds leave a little room.
   it.each([
     ['step-up', 0.9, 1],
     ['step-down', 0.9, 1],
     ['two-steps', 0.8, 1],
-    ['three-steps', 0.6, 3],
+    ['three-steps', 0.7, 2],
     ['step-with-outliers', 0.9, 1],
   ] as const)('%s: recall within five reports ≥ %s, false alerts per 1,000 reports ≤ %s', (kind, recall, falses) => {
     const score = classScore(kind);
