@@ -1,7 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { chromiumAvailable, describeEachDialect, launchChromium } from '@atrium/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { at, type Bench, bmf, type Json, seedProject, startBench } from './harness.js';
+
+const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
 /** Latency around `level` with a little deterministic noise (±2 %). */
 const around = (level: number, i: number) => level * (1 + (((i * 7) % 5) - 2) / 100);
@@ -76,6 +79,7 @@ describe.skipIf(!chromiumAvailable)('bench console shows change points in headle
       }
       expect(tip).toMatch(/Change point\+(29|30)\.\d % \(100 → 1(29|30)(\.\d+)?\), between version 19/);
       expect(tip).toContain('15aaaaaaaaaa');
+      await page.screenshot({ path: `${SCREENSHOTS}change-point.png`, fullPage: true });
       await page.close();
     }, 60_000);
 
