@@ -1,6 +1,6 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LoginGuard, mailboxOf } from '../src/auth/login-guard.js';
+import { LoginGuard, type LoginVerdict, mailboxOf } from '../src/auth/login-guard.js';
 import { openBenchDatabase } from '../src/index.js';
 import { postFrom } from './from-address.js';
 import { type Bench, type Json, outboxOf, startBench } from './harness.js';
@@ -26,20 +26,38 @@ describe('the sign-up and log-in limits', () => {
     loginsPerHour: 8,
   };
 
+  const waits = (verdict: LoginVerdict) => (verdict.kind === 'mail' ? undefined : verdict.seconds);
+
   it('holds strangers to the mailbox and overall caps, never an address its owner followed a link from', () => {
-    const guard = new LoginGuard(limits, 60_000);
+    const guard = new LoginGuard(limits, 60_000, 1_000);
     guard.followed('Owner@x.org', 'home', 0);
     const strangers = Array.from({ length: 6 }, (_, i) => guard.hit(`owner+${i}@x.org`, `stranger${i}`, 1));
-    expect(strangers.map((wait) => wait === undefined)).toEqual([true, true, true, true, true, false]);
-    expect([1, 2, 3].map(() => guard.hit('owner@x.org', 'home', 2))).toEqual([undefined, undefined, undefined]);
-    expect(guard.hit('owner@x.org', 'home', 2)).toBe(3600); // its own pair limit still holds
-    expect([1, 2, 3].map((i) => guard.hit(`other${i}@x.org`, `s${i}`, 3))).toEqual([undefined, undefined, undefined]);
-    expect(guard.hit('another@x.org', 'elsewhere', 4)).toBe(3600); // eight from strangers in all
-    expect(guard.hit('owner@x.org', 'cafe', 4, true)).toBeUndefined(); // from a browser the owner signed in with
+    expect(strangers.map((verdict) => verdict.kind)).toEqual(['mail', 'mail', 'mail', 'mail', 'mail', 'capped']);
+    expect([1, 2, 3].map(() => waits(guard.hit('owner@x.org', 'home', 2)))).toEqual([undefined, undefined, undefined]);
+    expect(guard.hit('owner@x.org', 'home', 2)).toEqual({ kind: 'wait', seconds: 3600 }); // its own pair limit
+    expect([1, 2, 3].map((i) => waits(guard.hit(`other${i}@x.org`, `s${i}`, 3)))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(guard.hit('another@x.org', 'elsewhere', 4)).toEqual({ kind: 'capped', seconds: 3600 }); // eight in all
+    expect(guard.hit('owner@x.org', 'cafe', 4, true).kind).toBe('mail'); // from a browser the owner signed in with
     guard.followed('owner@x.org', 'laptop', 0);
-    expect(guard.hit('owner@x.org', 'laptop', 59_999)).toBeUndefined();
-    expect(guard.hit('owner@x.org', 'laptop', 60_001)).toBeGreaterThan(0); // remembered for a minute only
-    expect(guard.hit('owner@x.org', 'home', 3_600_002)).toBeUndefined();
+    expect(guard.hit('owner@x.org', 'laptop', 59_999).kind).toBe('mail');
+    expect(guard.hit('owner@x.org', 'laptop', 60_001).kind).toBe('capped'); // remembered for a minute only
+    expect(guard.hit('owner@x.org', 'home', 3_600_002).kind).toBe('mail');
+  });
+
+  it('past the caps, mails a log-in link to a mailbox only when none went there within the hold', () => {
+    const guard = new LoginGuard({ ...limits, loginsPerMailboxPerHour: 1 }, 60_000, 1_000);
+    const login = (address: string, now: number) =>
+      guard.mailsLogin('owner@x.org', guard.hit('Owner+x@x.org', address, now), now);
+    expect(login('stranger1', 0)).toBe(true); // within the caps
+    expect(login('stranger2', 10)).toBe(false); // capped, and a link went out 10 ms ago
+    expect(login('owner-on-a-new-network', 999)).toBe(false); // the link of t=0 is still there, still valid
+    expect(login('owner-on-a-new-network', 1_000)).toBe(true); // none within the hold: one more goes out
+    expect(login('stranger3', 1_500)).toBe(false);
+    expect(guard.mailsLogin('owner@x.org', { kind: 'wait', seconds: 1 }, 5_000)).toBe(false);
   });
 });
 
@@ -117,14 +135,33 @@ describeEachDialect('bench sign-up and log-in mail from many client addresses ov
       const email = address % 2 ? `COURAGE+${address}@nowhere.com` : owner;
       strangers.push((await postFrom(bench.base, `127.0.2.${address}`, '/v0/auth/login', { email })).status);
     }
-    // The owner's first request counted against the mailbox too (their address was not known then).
-    expect(strangers.filter((status) => status === 202)).toHaveLength(19);
-    expect(strangers.slice(19).every((status) => status === 429)).toBe(true);
+    // Log-ins are never refused for the strangers' caps: past them (the owner's first request counted too, their
+    // address was not known then) no more links go out while the last one (address 18's) is young.
+    expect(strangers.every((status) => status === 202)).toBe(true);
+    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1 + 9);
 
     for (let i = 0; i < 5; i++) {
       expect((await bench.call('POST', '/v0/auth/login', { body: { email: owner } })).status).toBe(202);
     }
-    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1 + 5 + 9);
+    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1 + 9 + 5);
+  });
+
+  it('mails the owner on a new network and a new browser a link that works, however many strangers asked', async () => {
+    const owner = 'courage@nowhere.com';
+    for (let address = 1; address <= 30; address++) {
+      const answer = await postFrom(bench.base, `127.0.7.${address}`, '/v0/auth/login', { email: owner });
+      expect(answer.status).toBe(202);
+    }
+    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(20);
+    // The owner, at an address and in a browser never seen, asks too: 202, and the newest link in their mailbox
+    // (one a stranger caused a moment ago, valid for half an hour more) signs them in.
+    expect((await postFrom(bench.base, '127.0.8.1', '/v0/auth/login', { email: owner })).status).toBe(202);
+    const mails = await mailsTo(bench, /^courage@/);
+    const newest = mails[mails.length - 1];
+    const confirmed = await postFrom(bench.base, '127.0.8.1', '/v0/auth/confirm', {
+      token: codeOf(newest?.body ?? ''),
+    });
+    expect(confirmed.status).toBe(200);
   });
 
   it("never holds the owner's browser, at any address, by the caps strangers exhausted", async () => {
@@ -145,9 +182,11 @@ describeEachDialect('bench sign-up and log-in mail from many client addresses ov
     }
     const login = (address: string, headers: Record<string, string> = {}) =>
       postFrom(bench.base, address, '/v0/auth/login', { email: owner }, headers);
-    expect((await login('127.0.6.1')).status).toBe(429);
-    expect((await login('127.0.6.2', { cookie })).status).toBe(202);
-    expect((await login('127.0.6.3', { cookie: 'atrium_bench_browser=forged' })).status).toBe(429);
+    const mailed = (await mailsTo(bench, /^courage@/)).length;
+    expect((await login('127.0.6.1')).status).toBe(202); // past the caps: no new link while the last is young
+    expect((await login('127.0.6.3', { cookie: 'atrium_bench_browser=forged' })).status).toBe(202);
+    expect((await login('127.0.6.2', { cookie })).status).toBe(202); // the owner's browser: a new link
+    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(mailed + 1);
   });
 
   it('holds one address to 10 requests for one mailbox, without holding the mailbox for other addresses', async () => {

@@ -47,7 +47,7 @@ export function mailboxOf(email: string): string {
   return plus <= 0 ? lower : `${local.slice(0, plus)}${lower.slice(at)}`;
 }
 
-/** Remembers, for `ttlMs`, which client addresses followed a link for which mailbox; bounded like the limiter. */
+/** Remembers keys (which address followed a link for which mailbox; which mailbox got a link) for `ttlMs`; bounded like the limiter. */
 class ConfirmedAddresses {
   private readonly until = new Map<string, number>();
 
@@ -85,12 +85,22 @@ const HOUR_MS = 3_600_000;
 const pair = (mailbox: string, address: string) => `${mailbox}\n${address}`;
 
 /**
+ * What the limits say of one sign-up or log-in request:
+ * - `mail`: send the link;
+ * - `wait`: the requester's own limits (its address, its address for this mailbox) are spent: 429;
+ * - `capped`: the caps strangers share (this mailbox, everything) are spent. A sign-up then gets 429, but a
+ *   log-in never does: its link goes out only when none went to the mailbox within `holdMs` (so a link still
+ *   valid for at least `holdMs` is waiting there, whoever asked for it), and the answer is the usual 202.
+ */
+export type LoginVerdict = { kind: 'mail' } | { kind: 'wait'; seconds: number } | { kind: 'capped'; seconds: number };
+
+/**
  * The limits on sign-up and log-in, each of which mails a link. Every request counts against its client address
  * and its (mailbox, address) pair. Requests from addresses that have not followed a link for the mailbox (within
  * `rememberMs`), and not from a browser that did, also count against the mailbox and against everything: those two
- * caps bound the mail strangers can cause, from any number of addresses and `+tag` spellings, and they never
- * apply to the owner where they signed in before, so strangers cannot lock the owner out. Counters live in this
- * process.
+ * caps bound the mail strangers can cause, from any number of addresses and `+tag` spellings. They never lock the
+ * owner out: past them a log-in link is still mailed once per `holdMs` (see `LoginVerdict`), and an owner where
+ * they signed in before is not held by them at all. Counters live in this process.
  */
 export class LoginGuard {
   private readonly perAddress: AttemptLimiter;
@@ -98,24 +108,38 @@ export class LoginGuard {
   private readonly perMailbox: AttemptLimiter;
   private readonly overall: AttemptLimiter;
   private readonly confirmed: ConfirmedAddresses;
+  /** When a log-in link last went to each mailbox (kept for `holdMs`). */
+  private readonly linkSent: ConfirmedAddresses;
 
-  constructor(limits: LoginLimits, rememberMs: number) {
+  constructor(limits: LoginLimits, rememberMs: number, holdMs: number) {
     this.perAddress = new AttemptLimiter(limits.loginsPerAddressPerHour, HOUR_MS);
     this.perPair = new AttemptLimiter(limits.loginsPerMailboxPerAddressPerHour, HOUR_MS);
     this.perMailbox = new AttemptLimiter(limits.loginsPerMailboxPerHour, HOUR_MS);
     this.overall = new AttemptLimiter(limits.loginsPerHour, HOUR_MS);
     this.confirmed = new ConfirmedAddresses(rememberMs);
+    this.linkSent = new ConfirmedAddresses(holdMs);
   }
 
   /**
-   * Counts a request to mail `email`; answers the seconds to wait when one of its limits is reached.
+   * Counts a request to mail `email`.
    * `fromOwnersBrowser`: the request comes from a browser that followed a link for this mailbox.
    */
-  hit(email: string, address: string, now: number, fromOwnersBrowser = false): number | undefined {
+  hit(email: string, address: string, now: number, fromOwnersBrowser = false): LoginVerdict {
     const mailbox = mailboxOf(email);
     const wait = this.perAddress.hit(address, now) ?? this.perPair.hit(pair(mailbox, address), now);
-    if (wait !== undefined || fromOwnersBrowser || this.confirmed.has(pair(mailbox, address), now)) return wait;
-    return this.perMailbox.hit(mailbox, now) ?? this.overall.hit('', now);
+    if (wait !== undefined) return { kind: 'wait', seconds: wait };
+    if (fromOwnersBrowser || this.confirmed.has(pair(mailbox, address), now)) return { kind: 'mail' };
+    const capped = this.perMailbox.hit(mailbox, now) ?? this.overall.hit('', now);
+    return capped === undefined ? { kind: 'mail' } : { kind: 'capped', seconds: capped };
+  }
+
+  /** Whether a log-in with this verdict mails its link; if it does, the link counts as the mailbox's latest. */
+  mailsLogin(email: string, verdict: LoginVerdict, now: number): boolean {
+    const mailbox = mailboxOf(email);
+    if (verdict.kind === 'wait') return false;
+    if (verdict.kind === 'capped' && this.linkSent.has(mailbox, now)) return false;
+    this.linkSent.add(mailbox, now);
+    return true;
   }
 
   /** A link for `email` was followed from `address`. */

@@ -63,17 +63,20 @@ type LoginBody = { email: string; invite?: string | null };
  * confirmation link (an `auth` JWT, single-use, 30 minutes) to the console's confirm page; `POST /v0/auth/confirm`
  * exchanges it for a session (`client` JWT). A sign-up's link carries the account, which is created only when the
  * link is followed (an unfollowed sign-up leaves nothing behind). Log-in answers the same whether or not the
- * account exists, and mails in the background so it takes as long. Both are limited (429) by `LoginGuard`.
+ * account exists, and mails in the background so it takes as long. Both are limited by `LoginGuard`: 429, except
+ * that a log-in past the caps strangers share is answered 202 and mails at most one link per half a link's lifetime.
  */
 export function registerAuthRoutes(app: FastifyInstance, context: BenchContext): void {
   const { db } = context.database;
   const { auth } = context.config;
-  const limits = new LoginGuard(auth, auth.sessionTtlSeconds * 1000);
+  // Past the strangers' caps, a log-in link still goes to its mailbox once per half a link's lifetime.
+  const limits = new LoginGuard(auth, auth.sessionTtlSeconds * 1000, (auth.confirmTtlSeconds * 1000) / 2);
 
-  function guard(request: FastifyRequest, reply: FastifyReply, email: string, now: number): void {
-    const wait = limits.hit(email, request.ip, now, browserSignedInTo(context, request, email));
-    if (wait === undefined) return;
-    reply.header('retry-after', String(wait));
+  /** The limits' verdict on a request; 429 when it may not go on (a log-in goes on past the strangers' caps). */
+  function guard(request: FastifyRequest, reply: FastifyReply, email: string, now: number, login: boolean) {
+    const verdict = limits.hit(email, request.ip, now, browserSignedInTo(context, request, email));
+    if (verdict.kind === 'mail' || (verdict.kind === 'capped' && login)) return verdict;
+    reply.header('retry-after', String(verdict.seconds));
     throw new HttpError(429, 'too_many_requests', 'Too many sign-up or log-in requests; try again later.');
   }
 
@@ -98,7 +101,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
       if (body.i_agree !== true) {
         throw new HttpError(403, 'forbidden', 'You must agree to the terms of use to sign up.');
       }
-      guard(request, reply, body.email, now);
+      guard(request, reply, body.email, now, false);
       if (await findUserByEmail(db, body.email)) throw emailTaken();
       if (body.invite) {
         await organizationToJoin(db, invitationFor(context, body.invite, body.email, now).organization, false);
@@ -119,12 +122,12 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
     async (request, reply) => {
       const now = Date.now();
       const { email } = request.body;
-      guard(request, reply, email, now);
+      const verdict = guard(request, reply, email, now, true);
       const invite = request.body.invite ? invitationFor(context, request.body.invite, email, now) : undefined;
       const user = await findUserByEmail(db, email);
       if (user && !user.locked) {
         if (invite) await acceptInvite(db, user, invite, now);
-        context.mail.sendInBackground(confirmation(user, now));
+        if (limits.mailsLogin(email, verdict, now)) context.mail.sendInBackground(confirmation(user, now));
       }
       return reply.code(202).send({ email });
     },
