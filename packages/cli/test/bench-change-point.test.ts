@@ -39,6 +39,26 @@ describe('atrium bench run --threshold-test change_point against a live bench se
     const alerts = json(await cli(['alert', 'ls', 'the-computer', '--strict']));
     expect(alerts[0].change_point).toEqual(report.alerts[0].change_point);
 
+    // A branch started from master with --start-point-clone-thresholds takes the model along, and its first report
+    // (already at master's new level) raises nothing: the branch's regime starts at master's change point.
+    const feature = json(
+      await run([
+        '--branch',
+        'feature',
+        '--start-point',
+        'master',
+        '--start-point-clone-thresholds',
+        ...hash(40),
+        ...bmfCommand(around(130, 40)),
+      ]),
+    );
+    expect(feature.branch.name).toBe('feature');
+    expect(feature.results[0][0].measures[0].threshold.model).toMatchObject({
+      test: 'change_point',
+      upper_boundary: 0.99,
+    });
+    expect(feature.alerts).toHaveLength(0);
+
     const links = new ReportLinks('http://localhost:6610', report);
     expect(humanReport(links)).toMatch(
       /^ {2}change point: \+(29|30)\.\d % \(100 → 1(29|30)(\.\d+)?\), between version 19 \(14a{10}\) and version 20 \(15a{10}\)$/m,
