@@ -1,6 +1,8 @@
 // A seeded, labelled corpus of benchmark series for scoring change-point detection and Bencher's threshold models.
 // Levels are µs–ms in nanoseconds with 1–3 % noise; every change is a mean shift in units of the series' noise σ.
 
+import { seededRandom } from '../../packages/cli/src/commands/bench/mock.js';
+
 /** Which side(s) of the threshold the series is judged under. */
 export type Sides = 'both' | 'upper';
 
@@ -22,18 +24,6 @@ export interface CorpusSeries {
 
 /** Mean shifts at least this large (in σ) must be found; smaller ones may be. */
 export const LABELLED_SIGMAS = 2.5;
-
-/** mulberry32: a small deterministic PRNG, uniform in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Noise {
   uniform: () => number;
