@@ -85,6 +85,16 @@ const mailsTo = async (bench: Bench, mailbox: RegExp) =>
 
 const codeOf = (body: string) => /^Code: (\S+)$/m.exec(body)?.[1] as string;
 
+const OWNER = 'courage@nowhere.com';
+
+/** The owner asks for a log-in link from the test's own address and follows it (their first mail). */
+async function followOwnersLink(bench: Bench) {
+  expect((await bench.call('POST', '/v0/auth/login', { body: { email: OWNER } })).status).toBe(202);
+  await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1);
+  const [first] = await mailsTo(bench, /^courage@/);
+  return bench.call('POST', '/v0/auth/confirm', { body: { token: codeOf(first?.body ?? '') } });
+}
+
 describeEachDialect('bench sign-up and log-in mail from many client addresses over HTTP', ({ url }) => {
   let bench: Bench;
   beforeEach(async () => {
@@ -122,13 +132,8 @@ describeEachDialect('bench sign-up and log-in mail from many client addresses ov
   });
 
   it('never lets strangers at other addresses lock the owner out of log-in by link', async () => {
-    const owner = 'courage@nowhere.com';
-    expect((await bench.call('POST', '/v0/auth/login', { body: { email: owner } })).status).toBe(202);
-    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1);
-    const [first] = await mailsTo(bench, /^courage@/);
-    expect((await bench.call('POST', '/v0/auth/confirm', { body: { token: codeOf(first?.body ?? '') } })).status).toBe(
-      200,
-    );
+    const owner = OWNER;
+    expect((await followOwnersLink(bench)).status).toBe(200);
 
     const strangers: number[] = [];
     for (let address = 1; address <= 30; address++) {
@@ -165,11 +170,8 @@ describeEachDialect('bench sign-up and log-in mail from many client addresses ov
   });
 
   it("never holds the owner's browser, at any address, by the caps strangers exhausted", async () => {
-    const owner = 'courage@nowhere.com';
-    expect((await bench.call('POST', '/v0/auth/login', { body: { email: owner } })).status).toBe(202);
-    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1);
-    const [first] = await mailsTo(bench, /^courage@/);
-    const confirmed = await bench.call('POST', '/v0/auth/confirm', { body: { token: codeOf(first?.body ?? '') } });
+    const owner = OWNER;
+    const confirmed = await followOwnersLink(bench);
     expect(confirmed.status).toBe(200);
     const setCookie = confirmed.headers.get('set-cookie') ?? '';
     expect(setCookie).toMatch(
@@ -207,13 +209,8 @@ describeEachDialect('bench overall cap on sign-up and log-in mail over HTTP', ({
   afterEach(() => bench.close());
 
   it('answers 429 past the overall cap for strangers, and still mails the owner at their own address', async () => {
-    const owner = 'courage@nowhere.com';
-    expect((await bench.call('POST', '/v0/auth/login', { body: { email: owner } })).status).toBe(202);
-    await expect.poll(async () => (await mailsTo(bench, /^courage@/)).length).toBe(1);
-    const [first] = await mailsTo(bench, /^courage@/);
-    expect((await bench.call('POST', '/v0/auth/confirm', { body: { token: codeOf(first?.body ?? '') } })).status).toBe(
-      200,
-    );
+    const owner = OWNER;
+    expect((await followOwnersLink(bench)).status).toBe(200);
     const statuses: number[] = [];
     for (let i = 1; i <= 6; i++) {
       const answer = await postFrom(bench.base, `127.0.4.${i}`, '/v0/auth/signup', {
