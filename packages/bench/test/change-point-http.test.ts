@@ -59,7 +59,12 @@ describeEachDialect('bench change_point thresholds over HTTP', ({ url }) => {
     expect(updated.model).toMatchObject({ ...CHANGE_POINT, lower_boundary: 0.95 });
     const removed = await bench.call('DELETE', path(`/thresholds/${seededOf('throughput')}`), { token: bench.muriel });
     expect(removed.status).toBe(204);
-    for (const bad of [{ lower_boundary: 1 }, { upper_boundary: 0.4 }, { upper_boundary: 0.99, min_sample_size: 1 }]) {
+    for (const bad of [
+      { lower_boundary: 1 },
+      { upper_boundary: 0.4 },
+      { upper_boundary: 0.99, min_sample_size: 1 },
+      { upper_boundary: 0.99, max_sample_size: 257 },
+    ]) {
       const refused = await create({ measure: 'throughput', test: 'change_point', ...bad });
       expect(refused.status).toBe(400);
     }

@@ -26,6 +26,12 @@ export interface Model {
 }
 
 /** Tests whose boundaries are a confidence in [0.5, 1). */
+/**
+ * The longest regime a change_point threshold judges: the detector's drift guard is quadratic in it, and a regime
+ * longer than a few hundred reports says nothing more about the newest few values.
+ */
+export const CHANGE_POINT_MAX_SAMPLES = 256;
+
 const CONFIDENCE_TESTS: ReadonlySet<ModelTest> = new Set(['z_score', 't_test', 'log_normal', 'change_point']);
 
 /** Input aliases accepted for `test`. */
@@ -70,6 +76,9 @@ export function modelProblem(model: Model): string | undefined {
     if (value !== null && (!Number.isInteger(value) || value < minimum || value > 0xffffffff)) {
       return `${name} for ${test} must be an integer ≥ ${minimum}`;
     }
+  }
+  if (test === 'change_point' && model.max_sample_size !== null && model.max_sample_size > CHANGE_POINT_MAX_SAMPLES) {
+    return `max_sample_size for change_point must be at most ${CHANGE_POINT_MAX_SAMPLES}`;
   }
   if (
     model.min_sample_size !== null &&
