@@ -8,15 +8,15 @@ export const OVER_REPORT = 'over-report';
 /** A prompt word that makes a stream send its first chunk and then hold the connection open. */
 export const HOLD = 'hold-open';
 
-type Body = Record<string, unknown> & { messages?: unknown[]; input?: unknown; n?: number | null };
+export type Body = Record<string, unknown> & { messages?: unknown[]; input?: unknown; n?: number | null };
 
 const bytes = (value: unknown) => (value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value)));
 
 /** A tokenizer's plausible count: a quarter of the JSON bytes of what the template renders. */
-const promptTokens = (body: Body) =>
+export const promptTokens = (body: Body) =>
   Math.ceil((bytes(body.messages) + bytes(body.tools) + bytes(body.tool_choice) + bytes(body.response_format)) / 4);
 
-function embeddingTokens(input: unknown): number {
+export function embeddingTokens(input: unknown): number {
   const items =
     typeof input === 'string' || typeof (input as unknown[])[0] === 'number' ? [input] : (input as unknown[]);
   return items.reduce<number>(

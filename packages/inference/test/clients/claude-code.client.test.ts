@@ -1,0 +1,116 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientGateway, MODEL, startClientGateway } from './gateway.js';
+import { type HomeTrap, startHomeTrap } from './home-trap.js';
+import { CLAUDE_CODE, prepareClients } from './install.js';
+import { expectRefusedWithin } from './refusal.js';
+import { type ClientRun, clientEnv, runClient, scratchDir } from './run.js';
+import { HELLO, TOOL_SAID } from './scripted-upstream.js';
+
+const prepared = await prepareClients(CLAUDE_CODE);
+
+describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', () => {
+  const claude = prepared.paths?.[0] as string;
+  const scratch = scratchDir('claude-code');
+  const work = join(scratch.path, 'work');
+  let gateway: ClientGateway;
+  let trap: HomeTrap;
+
+  beforeAll(async () => {
+    gateway = await startClientGateway();
+    trap = await startHomeTrap();
+    mkdirSync(work);
+    writeFileSync(join(work, 'notes.txt'), 'The secret word is PERIWINKLE.\n');
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await trap?.close();
+    scratch.remove();
+  });
+
+  /** `claude -p` as a user runs it against the gateway, in a fresh HOME, with its calls home switched off. */
+  const ask = (prompt: string, { key = gateway.key, args = [] as string[], env = {} } = {}): Promise<ClientRun> => {
+    const home = join(scratch.path, `home-${Math.random().toString(36).slice(2)}`);
+    return runClient(claude, ['-p', prompt, ...args], {
+      cwd: work,
+      timeoutMs: 30_000,
+      env: clientEnv(home, {
+        ...trap.env,
+        ANTHROPIC_BASE_URL: gateway.base,
+        ANTHROPIC_AUTH_TOKEN: key,
+        ANTHROPIC_MODEL: MODEL,
+        ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL,
+        CLAUDE_CONFIG_DIR: join(home, '.claude'),
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        ...env,
+      }),
+    });
+  };
+
+  it('answers a plain prompt', async () => {
+    const run = await ask('Say hello.');
+    expect(run.stderr).not.toMatch(/API Error/);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe(HELLO);
+  });
+
+  it('streams the answer as it arrives', async () => {
+    const run = await ask('Say hello.', {
+      args: ['--output-format', 'stream-json', '--verbose', '--include-partial-messages'],
+    });
+    expect(run.code).toBe(0);
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string; event?: { delta?: { type?: string; text?: string } } });
+    const deltas = events.flatMap((e) => (e.event?.delta?.type === 'text_delta' ? [e.event.delta.text] : []));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe(HELLO);
+  });
+
+  it('reads a file with its Read tool and answers from the result', async () => {
+    gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'Read', arguments: { file_path: join(work, 'notes.txt') } });
+    const run = await ask('READ-NOTES: what does notes.txt say?', { args: ['--allowedTools', 'Read'] });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(TOOL_SAID);
+    expect(run.stdout).toContain('The secret word is PERIWINKLE.');
+  });
+
+  // Needs tool_reference blocks inside tool_result (issue #27 item 3, helper inf-responses): today the gateway
+  // answers 400 and Claude Code falls back to sending every deferred tool.
+  it.skip('finds a deferred tool with tool search and calls it', async () => {
+    gateway.upstream.scriptToolCalls(
+      'FIND-CRON',
+      { name: 'ToolSearch', arguments: { query: 'select:CronList' } },
+      { name: 'CronList', arguments: {} },
+    );
+    const from = gateway.answered.length;
+    const run = await ask('FIND-CRON: which cron jobs are scheduled?', { env: { ENABLE_TOOL_SEARCH: 'true' } });
+    expect(run.code).toBe(0);
+    // Today: three 400s, then Claude Code gives up tool search and sends every deferred tool in full.
+    expect(gateway.answered.slice(from).map((a) => a.status)).not.toContain(400);
+    expect(run.stdout.trim()).toBe(`${TOOL_SAID} No scheduled jobs.`);
+  });
+
+  it('shows a spent budget as an error within 10 s', async () => {
+    const run = await ask('Say hello.', { key: await gateway.spentKey() });
+    expectRefusedWithin(gateway, run, 10_000);
+    expect(run.code).not.toBe(0);
+    expect(`${run.stdout}${run.stderr}`).toMatch(/budget/i);
+  });
+
+  // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
+  it.skip('shows a key past its grant as an error', async () => {
+    const run = await ask('Say hello.', { key: await gateway.keyPastGrant() });
+    expect(run.code).not.toBe(0);
+    expect(`${run.stdout}${run.stderr}`).toMatch(/grant/i);
+  });
+
+  it('tried to reach no host but the gateway', () => {
+    expect(trap.hosts).toEqual([]);
+  });
+});
