@@ -1,4 +1,3 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientGateway, MODEL, startClientGateway } from './gateway.js';
@@ -7,33 +6,34 @@ import { CLAUDE_CODE, prepareClients } from './install.js';
 import { expectRefusedWithin } from './refusal.js';
 import { type ClientRun, clientEnv, runClient, scratchDir } from './run.js';
 import { HELLO, TOOL_SAID } from './scripted-upstream.js';
+import { NOTES, writeWorkFiles } from './work-files.js';
 
 const prepared = await prepareClients(CLAUDE_CODE);
 
 describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', () => {
   const claude = prepared.paths?.[0] as string;
-  const scratch = scratchDir('claude-code');
-  const work = join(scratch.path, 'work');
+  let scratch: ReturnType<typeof scratchDir>;
+  let work: ReturnType<typeof writeWorkFiles>;
   let gateway: ClientGateway;
   let trap: HomeTrap;
 
   beforeAll(async () => {
+    scratch = scratchDir('claude-code');
+    work = writeWorkFiles(join(scratch.path, 'work'));
     gateway = await startClientGateway();
     trap = await startHomeTrap();
-    mkdirSync(work);
-    writeFileSync(join(work, 'notes.txt'), 'The secret word is PERIWINKLE.\n');
   });
   afterAll(async () => {
     await gateway?.close();
     await trap?.close();
-    scratch.remove();
+    scratch?.remove();
   });
 
   /** `claude -p` as a user runs it against the gateway, in a fresh HOME, with its calls home switched off. */
   const ask = (prompt: string, { key = gateway.key, args = [] as string[], env = {} } = {}): Promise<ClientRun> => {
     const home = join(scratch.path, `home-${Math.random().toString(36).slice(2)}`);
     return runClient(claude, ['-p', prompt, ...args], {
-      cwd: work,
+      cwd: work.dir,
       timeoutMs: 30_000,
       env: clientEnv(home, {
         ...trap.env,
@@ -73,11 +73,11 @@ describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', 
   });
 
   it('reads a file with its Read tool and answers from the result', async () => {
-    gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'Read', arguments: { file_path: join(work, 'notes.txt') } });
+    gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'Read', arguments: { file_path: work.notes } });
     const run = await ask('READ-NOTES: what does notes.txt say?', { args: ['--allowedTools', 'Read'] });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(TOOL_SAID);
-    expect(run.stdout).toContain('The secret word is PERIWINKLE.');
+    expect(run.stdout).toContain(NOTES);
   });
 
   // Needs tool_reference blocks inside tool_result (issue #27 item 3, helper inf-responses): today the gateway

@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DriverRun, type Outcome, resultOf, runDriver } from './driver.js';
+import { type ClientGateway, startClientGateway } from './gateway.js';
+import { type HomeTrap, startHomeTrap } from './home-trap.js';
+import { JS_SDKS, NODE, prepareClients } from './install.js';
+import { scratchDir } from './run.js';
+import { HELLO, IMAGES_SEEN, TOOL_SAID } from './scripted-upstream.js';
+import { NOTES, writeWorkFiles } from './work-files.js';
+
+const prepared = await prepareClients(NODE, JS_SDKS);
+
+/** The providers a user picks for an OpenAI-compatible or Anthropic server, and whether they embed. */
+const PROVIDERS = {
+  /** `@ai-sdk/openai-compatible`: chat completions. */
+  'openai-compatible': { embeddings: true },
+  /** `@ai-sdk/openai` with `openai.chat(model)`: chat completions. */
+  'openai-chat': { embeddings: true },
+  /** `@ai-sdk/anthropic`: messages. */
+  anthropic: { embeddings: false },
+  // `@ai-sdk/openai`'s default `openai(model)` speaks the Responses API, which needs `/v1/responses` (issue #27
+  // item 4, helper inf-responses): add `openai: { embeddings: true }` here when it is served.
+} as const;
+type Provider = keyof typeof PROVIDERS;
+
+describe.skipIf(prepared.skip)('Vercel AI SDK through the gateway', () => {
+  const [node, sdkDir] = (prepared.paths ?? []) as [string, string];
+  let scratch: ReturnType<typeof scratchDir>;
+  let gateway: ClientGateway;
+  let trap: HomeTrap;
+  const outcomes = {} as Record<Provider, Record<string, Outcome>>;
+
+  beforeAll(async () => {
+    scratch = scratchDir('ai-sdk');
+    [gateway, trap] = await Promise.all([startClientGateway(), startHomeTrap()]);
+    const { notes, image } = writeWorkFiles(scratch.path);
+    gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'read_notes', arguments: {} });
+    const spent = await gateway.spentKey();
+    await Promise.all(
+      (Object.keys(PROVIDERS) as Provider[]).map(async (provider) => {
+        const run = (name: string, key = gateway.key): DriverRun => ({ name, case: name, key });
+        const runs = [run('generate'), run('stream'), run('tool'), run('image')];
+        if (PROVIDERS[provider].embeddings) runs.push(run('embed'), run('embedMany'));
+        runs.push({ name: 'spent', case: 'generate', key: spent });
+        const tools = { node, sdkDir, home: scratch.path, proxyEnv: trap.env };
+        outcomes[provider] = await runDriver(tools, gateway, { sdk: 'ai-sdk', provider, notes, image, runs });
+      }),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await gateway?.close();
+    await trap?.close();
+    scratch?.remove();
+  });
+
+  describe.each(Object.keys(PROVIDERS) as Provider[])('provider %s', (provider) => {
+    it('generates a plain answer', () => {
+      expect(resultOf(outcomes[provider], 'generate')).toEqual({ text: HELLO });
+    });
+
+    it('streams the answer in chunks', () => {
+      const chunks = resultOf(outcomes[provider], 'stream').chunks as string[];
+      expect(chunks.length).toBeGreaterThan(1);
+      expect(chunks.join('')).toBe(HELLO);
+    });
+
+    it('calls a tool and answers from its result', () => {
+      expect(resultOf(outcomes[provider], 'tool')).toEqual({ text: `${TOOL_SAID} ${NOTES}`, steps: 2 });
+    });
+
+    it('sends an image', () => {
+      expect(resultOf(outcomes[provider], 'image')).toEqual({ text: `${IMAGES_SEEN} 1` });
+    });
+
+    it.runIf(PROVIDERS[provider].embeddings)('embeds one value and many', () => {
+      expect(resultOf(outcomes[provider], 'embed')).toEqual({ embedding: [1, 0.5, -0.25, 0] });
+      const many = resultOf(outcomes[provider], 'embedMany').embeddings as number[][];
+      expect(many.map((vector) => vector[0])).toEqual([1, 2]);
+    });
+
+    it('throws a spent budget within 10 s', () => {
+      const outcome = outcomes[provider].spent as Outcome;
+      expect(outcome.error).toMatch(/budget/i);
+      expect(outcome.ms).toBeLessThan(10_000);
+    });
+  });
+
+  it('tried to reach no host but the gateway', () => {
+    expect(trap.hosts).toEqual([]);
+  });
+});

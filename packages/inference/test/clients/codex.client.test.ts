@@ -1,0 +1,105 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientGateway, CONTEXT, MODEL, startClientGateway } from './gateway.js';
+import { type HomeTrap, startHomeTrap } from './home-trap.js';
+import { CODEX, prepareClients } from './install.js';
+import { expectRefusedWithin } from './refusal.js';
+import { type ClientRun, clientEnv, runClient, scratchDir } from './run.js';
+import { HELLO, TOOL_SAID } from './scripted-upstream.js';
+import { NOTES, writeWorkFiles } from './work-files.js';
+
+const prepared = await prepareClients(CODEX);
+
+/** `$CODEX_HOME/config.toml` as a user writes it for the gateway: a provider speaking the Responses API. */
+const codexConfig = (base: string) => `model = "${MODEL}"
+model_provider = "atrium"
+model_context_window = ${CONTEXT}
+check_for_update_on_startup = false
+
+[model_providers.atrium]
+name = "Atrium"
+base_url = "${base}/v1"
+env_key = "ATRIUM_API_KEY"
+wire_api = "responses"
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+# Else each start syncs the curated plugins from github.com, api.github.com and chatgpt.com.
+[features]
+plugins = false
+`;
+
+// Every case needs `POST /v1/responses` (issue #27 item 4, helper inf-responses): today codex gets a 404.
+describe.skipIf(prepared.skip)(
+  'codex (`codex exec`) over /v1/responses through the gateway',
+  { timeout: 60_000 },
+  () => {
+    const codex = prepared.paths?.[0] as string;
+    let scratch: ReturnType<typeof scratchDir>;
+    let work: ReturnType<typeof writeWorkFiles>;
+    let gateway: ClientGateway;
+    let trap: HomeTrap;
+
+    beforeAll(async () => {
+      scratch = scratchDir('codex');
+      work = writeWorkFiles(join(scratch.path, 'work'));
+      [gateway, trap] = await Promise.all([startClientGateway(), startHomeTrap()]);
+    });
+    afterAll(async () => {
+      await gateway?.close();
+      await trap?.close();
+      scratch?.remove();
+    });
+
+    /** `codex exec` in a fresh CODEX_HOME configured for the gateway, with update checks and analytics off. */
+    const exec = (prompt: string, key = gateway.key): Promise<ClientRun> => {
+      const home = join(scratch.path, `home-${Math.random().toString(36).slice(2)}`);
+      mkdirSync(home);
+      writeFileSync(join(home, 'config.toml'), codexConfig(gateway.base));
+      return runClient(codex, ['exec', '--skip-git-repo-check', prompt], {
+        cwd: work.dir,
+        timeoutMs: 50_000,
+        env: clientEnv(home, { ...trap.env, CODEX_HOME: home, ATRIUM_API_KEY: key }),
+      });
+    };
+
+    it.skip('streams a plain answer', async () => {
+      const from = gateway.answered.length;
+      const run = await exec('Say hello.');
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim()).toBe(HELLO);
+      expect(gateway.answered.slice(from).map((a) => a.path)).toContain('/v1/responses');
+    });
+
+    it.skip('runs a command with its shell tool and answers from the output', async () => {
+      gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'exec_command', arguments: { cmd: 'cat notes.txt' } });
+      const run = await exec('READ-NOTES: what does notes.txt say?');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain(TOOL_SAID);
+      expect(run.stdout).toContain(NOTES);
+    });
+
+    it.skip('shows a spent budget as an error within 10 s', async () => {
+      const run = await exec('Say hello.', await gateway.spentKey());
+      expectRefusedWithin(gateway, run, 10_000);
+      expect(run.code).not.toBe(0);
+      expect(`${run.stdout}${run.stderr}`).toMatch(/budget/i);
+    });
+
+    // Also needs refusal after the grant's end (issue #27 item 5, helper inf-projects).
+    it.skip('shows a key past its grant as an error', async () => {
+      const run = await exec('Say hello.', await gateway.keyPastGrant());
+      expect(run.code).not.toBe(0);
+      expect(`${run.stdout}${run.stderr}`).toMatch(/grant/i);
+    });
+
+    it('tried to reach no host but the gateway', () => {
+      expect(trap.hosts).toEqual([]);
+    });
+  },
+);

@@ -1,0 +1,129 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ClientGateway, CONTEXT, MODEL, startClientGateway } from './gateway.js';
+import { type HomeTrap, startHomeTrap } from './home-trap.js';
+import { OPENCODE, prepareClients } from './install.js';
+import { expectRefusedWithin } from './refusal.js';
+import { type ClientRun, clientEnv, runClient, scratchDir } from './run.js';
+import { HELLO, IMAGES_SEEN, TOOL_SAID } from './scripted-upstream.js';
+import { NOTES, writeWorkFiles } from './work-files.js';
+
+const prepared = await prepareClients(OPENCODE);
+
+/**
+ * opencode's global config dir as a user sets it up for the gateway: the provider through the bundled
+ * `@ai-sdk/openai-compatible`, plus the package files opencode would otherwise `npm install` into the directory
+ * at start (its plugin SDK, which `opencode run` does not need).
+ */
+function writeOpencodeConfig(home: string, base: string): void {
+  const dir = join(home, '.config', 'opencode');
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  const dependencies = { '@opencode-ai/plugin': '1.18.33' };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ dependencies }));
+  writeFileSync(
+    join(dir, 'package-lock.json'),
+    JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies } } }),
+  );
+  const config = {
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    share: 'disabled',
+    model: `atrium/${MODEL}`,
+    provider: {
+      atrium: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Atrium',
+        options: { baseURL: `${base}/v1`, apiKey: '{env:ATRIUM_API_KEY}' },
+        models: {
+          [MODEL]: {
+            name: 'Coder',
+            limit: { context: CONTEXT, output: 16_384 },
+            tool_call: true,
+            attachment: true,
+            modalities: { input: ['text', 'image'], output: ['text'] },
+          },
+        },
+      },
+    },
+  };
+  writeFileSync(join(dir, 'opencode.json'), JSON.stringify(config));
+}
+
+describe.skipIf(prepared.skip)('opencode (`opencode run`) through the gateway', { timeout: 60_000 }, () => {
+  const opencode = prepared.paths?.[0] as string;
+  let scratch: ReturnType<typeof scratchDir>;
+  let work: ReturnType<typeof writeWorkFiles>;
+  let gateway: ClientGateway;
+  let trap: HomeTrap;
+
+  beforeAll(async () => {
+    scratch = scratchDir('opencode');
+    work = writeWorkFiles(join(scratch.path, 'work'));
+    [gateway, trap] = await Promise.all([startClientGateway(), startHomeTrap()]);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await trap?.close();
+    scratch?.remove();
+  });
+
+  /** `opencode run` in a fresh HOME configured for the gateway, with its downloads and updates switched off. */
+  const run = (args: string[], key = gateway.key): Promise<ClientRun> => {
+    const home = join(scratch.path, `home-${Math.random().toString(36).slice(2)}`);
+    writeOpencodeConfig(home, gateway.base);
+    return runClient(opencode, ['run', ...args], {
+      cwd: work.dir,
+      timeoutMs: 40_000,
+      env: clientEnv(home, {
+        ...trap.env,
+        ATRIUM_API_KEY: key,
+        OPENCODE_DISABLE_MODELS_FETCH: '1',
+        OPENCODE_DISABLE_AUTOUPDATE: '1',
+        OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+        OPENCODE_DISABLE_SHARE: '1',
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
+      }),
+    });
+  };
+
+  it('streams a plain answer', async () => {
+    const from = gateway.upstream.chats.length;
+    const result = await run(['Say hello.']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(HELLO);
+    expect(gateway.upstream.chats.slice(from).every((chat) => chat.stream === true)).toBe(true);
+  });
+
+  it('reads a file with its read tool and answers from the result', async () => {
+    gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'read', arguments: { filePath: work.notes } });
+    const result = await run(['READ-NOTES: what does notes.txt say?']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(TOOL_SAID);
+    expect(result.stdout).toContain(NOTES);
+  });
+
+  it('sends an attached image', async () => {
+    const result = await run(['What is in this picture?', '-f', 'pixel.png']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(`${IMAGES_SEEN} 1`);
+  });
+
+  // Needs budget refusals without a day-long retry-after (issue #27 item 2, helper inf-budget): today opencode
+  // obeys `retry-after: 86400` and waits silently.
+  it.skip('shows a spent budget as an error within 10 s', async () => {
+    const result = await run(['Say hello.'], await gateway.spentKey());
+    expectRefusedWithin(gateway, result, 10_000);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/budget/i);
+  });
+
+  // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
+  it.skip('shows a key past its grant as an error', async () => {
+    const result = await run(['Say hello.'], await gateway.keyPastGrant());
+    expect(`${result.stdout}${result.stderr}`).toMatch(/grant/i);
+  });
+
+  it('tried to reach no host but the gateway', () => {
+    expect(trap.hosts).toEqual([]);
+  });
+});
