@@ -17,8 +17,8 @@ const PROVIDERS = {
   'openai-chat': { embeddings: true },
   /** `@ai-sdk/anthropic`: messages. */
   anthropic: { embeddings: false },
-  // `@ai-sdk/openai`'s default `openai(model)` speaks the Responses API, which needs `/v1/responses` (issue #27
-  // item 4, helper inf-responses): add `openai: { embeddings: true }` here when it is served.
+  // `@ai-sdk/openai`'s default, `openai(model)`, speaks the Responses API, which needs `/v1/responses` (issue #27
+  // item 4, helper inf-responses): add `openai: { embeddings: true }` when it is served.
 } as const;
 type Provider = keyof typeof PROVIDERS;
 
@@ -34,13 +34,16 @@ describe.skipIf(prepared.skip)('Vercel AI SDK through the gateway', () => {
     [gateway, trap] = await Promise.all([startClientGateway(), startHomeTrap()]);
     const { notes, image } = writeWorkFiles(scratch.path);
     gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'read_notes', arguments: {} });
-    const spent = await gateway.spentKey();
+    const [spent, pastGrant] = await Promise.all([gateway.spentKey(), gateway.keyPastGrant()]);
     await Promise.all(
       (Object.keys(PROVIDERS) as Provider[]).map(async (provider) => {
         const run = (name: string, key = gateway.key): DriverRun => ({ name, case: name, key });
         const runs = [run('generate'), run('stream'), run('tool'), run('image')];
         if (PROVIDERS[provider].embeddings) runs.push(run('embed'), run('embedMany'));
-        runs.push({ name: 'spent', case: 'generate', key: spent });
+        runs.push(
+          { name: 'spent', case: 'generate', key: spent },
+          { name: 'pastGrant', case: 'generate', key: pastGrant },
+        );
         const tools = { node, sdkDir, home: scratch.path, proxyEnv: trap.env };
         outcomes[provider] = await runDriver(tools, gateway, { sdk: 'ai-sdk', provider, notes, image, runs });
       }),
@@ -81,6 +84,12 @@ describe.skipIf(prepared.skip)('Vercel AI SDK through the gateway', () => {
       const outcome = outcomes[provider].spent as Outcome;
       expect(outcome.error).toMatch(/budget/i);
       expect(outcome.ms).toBeLessThan(10_000);
+    });
+
+    // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
+
+    it.skip('throws a key past its grant', () => {
+      expect(outcomes[provider].pastGrant?.error).toMatch(/grant ended/);
     });
   });
 

@@ -88,14 +88,16 @@ describe.skipIf(prepared.skip)(
       const run = await exec('Say hello.', await gateway.spentKey());
       expectRefusedWithin(gateway, run, 10_000);
       expect(run.code).not.toBe(0);
-      expect(`${run.stdout}${run.stderr}`).toMatch(/budget/i);
+      // codex shows its own text for `insufficient_quota`, not the gateway's message (with the budget's reset time).
+      expect(run.stderr).toContain('ERROR: Quota exceeded.');
     });
 
-    // Also needs refusal after the grant's end (issue #27 item 5, helper inf-projects).
+    // Also needs refusal after the grant's end (issue #27 item 5, helper inf-projects). codex retries the 403
+    // five times (about 7 s) before it shows the message.
     it.skip('shows a key past its grant as an error', async () => {
       const run = await exec('Say hello.', await gateway.keyPastGrant());
       expect(run.code).not.toBe(0);
-      expect(`${run.stdout}${run.stderr}`).toMatch(/grant/i);
+      expect(`${run.stdout}${run.stderr}`).toMatch(/grant ended/);
     });
 
     it('tried to reach no host but the gateway', () => {

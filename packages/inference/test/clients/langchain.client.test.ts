@@ -23,7 +23,8 @@ describe.skipIf(prepared.skip)('LangChain JS (ChatOpenAI, OpenAIEmbeddings) thro
     gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'read_notes', arguments: {} });
     const run = (name: string, key = gateway.key): DriverRun => ({ name, case: name, key });
     const runs = [run('invoke'), run('stream'), run('tool'), run('image'), run('embedQuery'), run('embedDocuments')];
-    runs.push({ name: 'spent', case: 'invoke', key: await gateway.spentKey() });
+    const [spent, pastGrant] = await Promise.all([gateway.spentKey(), gateway.keyPastGrant()]);
+    runs.push({ name: 'spent', case: 'invoke', key: spent }, { name: 'pastGrant', case: 'invoke', key: pastGrant });
     const tools = { node, sdkDir, home: scratch.path, proxyEnv: trap.env };
     outcomes = await runDriver(tools, gateway, { sdk: 'langchain', notes, image, runs });
   }, 120_000);
@@ -61,6 +62,12 @@ describe.skipIf(prepared.skip)('LangChain JS (ChatOpenAI, OpenAIEmbeddings) thro
     const outcome = outcomes.spent as Outcome;
     expect(outcome.error).toMatch(/budget/i);
     expect(outcome.ms).toBeLessThan(10_000);
+  });
+
+  // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
+
+  it.skip('throws a key past its grant', () => {
+    expect(outcomes.pastGrant?.error).toMatch(/grant ended/);
   });
 
   it('tried to reach no host but the gateway', () => {

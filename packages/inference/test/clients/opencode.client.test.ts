@@ -109,8 +109,10 @@ describe.skipIf(prepared.skip)('opencode (`opencode run`) through the gateway', 
     expect(result.stdout.trim()).toBe(`${IMAGES_SEEN} 1`);
   });
 
-  // Needs budget refusals without a day-long retry-after (issue #27 item 2, helper inf-budget): today opencode
-  // obeys `retry-after: 86400` and waits silently.
+  // Fails today (opencode obeys `retry-after: 86400` and waits silently) and with inf-budget's refusals too
+  // (429, `retry-after` ≤ 60 s): opencode 1.18.33 retries every 429 (AI SDK `isRetryable`) up to five times,
+  // waiting what `retry-after` says, and prints nothing meanwhile. It shows the message at once for a status it
+  // does not retry (not 429 or 5xx, no "rate limit" in the message), e.g. 402 as OpenRouter answers spent credits.
   it.skip('shows a spent budget as an error within 10 s', async () => {
     const result = await run(['Say hello.'], await gateway.spentKey());
     expectRefusedWithin(gateway, result, 10_000);
@@ -120,7 +122,7 @@ describe.skipIf(prepared.skip)('opencode (`opencode run`) through the gateway', 
   // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
   it.skip('shows a key past its grant as an error', async () => {
     const result = await run(['Say hello.'], await gateway.keyPastGrant());
-    expect(`${result.stdout}${result.stderr}`).toMatch(/grant/i);
+    expect(`${result.stdout}${result.stderr}`).toMatch(/grant ended/);
   });
 
   it('tried to reach no host but the gateway', () => {
