@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type DriverRun, type Outcome, resultOf, runDriver } from './driver.js';
-import { type ClientGateway, startClientGateway } from './gateway.js';
-import { type HomeTrap, startHomeTrap } from './home-trap.js';
 import { JS_SDKS, NODE, prepareClients } from './install.js';
-import { scratchDir } from './run.js';
 import { HELLO, IMAGES_SEEN, TOOL_SAID } from './scripted-upstream.js';
-import { NOTES, writeWorkFiles } from './work-files.js';
+import { clientSuite } from './suite.js';
+import { NOTES } from './work-files.js';
 
 const prepared = await prepareClients(NODE, JS_SDKS);
 
@@ -23,16 +21,12 @@ const PROVIDERS = {
 type Provider = keyof typeof PROVIDERS;
 
 describe.skipIf(prepared.skip)('Vercel AI SDK through the gateway', () => {
-  const [node, sdkDir] = (prepared.paths ?? []) as [string, string];
-  let scratch: ReturnType<typeof scratchDir>;
-  let gateway: ClientGateway;
-  let trap: HomeTrap;
+  const [node, dir] = (prepared.paths ?? []) as [string, string];
+  const suite = clientSuite('ai-sdk');
   const outcomes = {} as Record<Provider, Record<string, Outcome>>;
 
   beforeAll(async () => {
-    scratch = scratchDir('ai-sdk');
-    [gateway, trap] = await Promise.all([startClientGateway(), startHomeTrap()]);
-    const { notes, image } = writeWorkFiles(scratch.path);
+    const { gateway } = suite;
     gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'read_notes', arguments: {} });
     const [spent, pastGrant] = await Promise.all([gateway.spentKey(), gateway.keyPastGrant()]);
     await Promise.all(
@@ -44,16 +38,10 @@ describe.skipIf(prepared.skip)('Vercel AI SDK through the gateway', () => {
           { name: 'spent', case: 'generate', key: spent },
           { name: 'pastGrant', case: 'generate', key: pastGrant },
         );
-        const tools = { node, sdkDir, home: scratch.path, proxyEnv: trap.env };
-        outcomes[provider] = await runDriver(tools, gateway, { sdk: 'ai-sdk', provider, notes, image, runs });
+        outcomes[provider] = await runDriver(suite, { node, dir }, { sdk: 'ai-sdk', provider, runs });
       }),
     );
   }, 120_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await trap?.close();
-    scratch?.remove();
-  });
 
   describe.each(Object.keys(PROVIDERS) as Provider[])('provider %s', (provider) => {
     it('generates a plain answer', () => {
@@ -94,6 +82,6 @@ describe.skipIf(prepared.skip)('Vercel AI SDK through the gateway', () => {
   });
 
   it('tried to reach no host but the gateway', () => {
-    expect(trap.hosts).toEqual([]);
+    expect(suite.trap.hosts).toEqual([]);
   });
 });

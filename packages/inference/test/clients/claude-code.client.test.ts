@@ -1,43 +1,31 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientGateway, MODEL, startClientGateway } from './gateway.js';
-import { type HomeTrap, startHomeTrap } from './home-trap.js';
+import { describe, expect, it } from 'vitest';
+import { MODEL } from './gateway.js';
 import { CLAUDE_CODE, prepareClients } from './install.js';
 import { expectRefusedWithin } from './refusal.js';
-import { type ClientRun, clientEnv, runClient, scratchDir } from './run.js';
+import { type ClientRun, clientEnv, runClient } from './run.js';
 import { HELLO, TOOL_SAID } from './scripted-upstream.js';
-import { NOTES, writeWorkFiles } from './work-files.js';
+import { clientSuite } from './suite.js';
+import { NOTES } from './work-files.js';
 
 const prepared = await prepareClients(CLAUDE_CODE);
 
 describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', () => {
   const claude = prepared.paths?.[0] as string;
-  let scratch: ReturnType<typeof scratchDir>;
-  let work: ReturnType<typeof writeWorkFiles>;
-  let gateway: ClientGateway;
-  let trap: HomeTrap;
-
-  beforeAll(async () => {
-    scratch = scratchDir('claude-code');
-    work = writeWorkFiles(join(scratch.path, 'work'));
-    gateway = await startClientGateway();
-    trap = await startHomeTrap();
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await trap?.close();
-    scratch?.remove();
-  });
+  const suite = clientSuite('claude-code');
 
   /** `claude -p` as a user runs it against the gateway, in a fresh HOME, with its calls home switched off. */
-  const ask = (prompt: string, { key = gateway.key, args = [] as string[], env = {} } = {}): Promise<ClientRun> => {
-    const home = join(scratch.path, `home-${Math.random().toString(36).slice(2)}`);
+  const ask = (
+    prompt: string,
+    { key = suite.gateway.key, args = [] as string[], env = {} } = {},
+  ): Promise<ClientRun> => {
+    const home = suite.freshHome();
     return runClient(claude, ['-p', prompt, ...args], {
-      cwd: work.dir,
+      cwd: suite.work.dir,
       timeoutMs: 30_000,
       env: clientEnv(home, {
-        ...trap.env,
-        ANTHROPIC_BASE_URL: gateway.base,
+        ...suite.trap.env,
+        ANTHROPIC_BASE_URL: suite.gateway.base,
         ANTHROPIC_AUTH_TOKEN: key,
         ANTHROPIC_MODEL: MODEL,
         ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL,
@@ -73,7 +61,7 @@ describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', 
   });
 
   it('reads a file with its Read tool and answers from the result', async () => {
-    gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'Read', arguments: { file_path: work.notes } });
+    suite.gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'Read', arguments: { file_path: suite.work.notes } });
     const run = await ask('READ-NOTES: what does notes.txt say?', { args: ['--allowedTools', 'Read'] });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(TOOL_SAID);
@@ -83,34 +71,34 @@ describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', 
   // Needs tool_reference blocks inside tool_result (issue #27 item 3, helper inf-responses): today the gateway
   // answers 400 and Claude Code falls back to sending every deferred tool.
   it.skip('finds a deferred tool with tool search and calls it', async () => {
-    gateway.upstream.scriptToolCalls(
+    suite.gateway.upstream.scriptToolCalls(
       'FIND-CRON',
       { name: 'ToolSearch', arguments: { query: 'select:CronList' } },
       { name: 'CronList', arguments: {} },
     );
-    const from = gateway.answered.length;
+    const from = suite.gateway.answered.length;
     const run = await ask('FIND-CRON: which cron jobs are scheduled?', { env: { ENABLE_TOOL_SEARCH: 'true' } });
     expect(run.code).toBe(0);
     // Today: three 400s, then Claude Code gives up tool search and sends every deferred tool in full.
-    expect(gateway.answered.slice(from).map((a) => a.status)).not.toContain(400);
+    expect(suite.gateway.answered.slice(from).map((a) => a.status)).not.toContain(400);
     expect(run.stdout.trim()).toBe(`${TOOL_SAID} No scheduled jobs.`);
   });
 
   it('shows a spent budget as an error within 10 s', async () => {
-    const run = await ask('Say hello.', { key: await gateway.spentKey() });
-    expectRefusedWithin(gateway, run, 10_000);
+    const run = await ask('Say hello.', { key: await suite.gateway.spentKey() });
+    expectRefusedWithin(suite.gateway, run, 10_000);
     expect(run.code).not.toBe(0);
     expect(`${run.stdout}${run.stderr}`).toMatch(/budget/i);
   });
 
   // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
   it.skip('shows a key past its grant as an error', async () => {
-    const run = await ask('Say hello.', { key: await gateway.keyPastGrant() });
+    const run = await ask('Say hello.', { key: await suite.gateway.keyPastGrant() });
     expect(run.code).not.toBe(0);
     expect(`${run.stdout}${run.stderr}`).toMatch(/grant ended/);
   });
 
   it('tried to reach no host but the gateway', () => {
-    expect(trap.hosts).toEqual([]);
+    expect(suite.trap.hosts).toEqual([]);
   });
 });

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientGateway, CONTEXT, MODEL, startClientGateway } from './gateway.js';
-import { type HomeTrap, startHomeTrap } from './home-trap.js';
+import { describe, expect, it } from 'vitest';
+import { CONTEXT, MODEL } from './gateway.js';
 import { CODEX, prepareClients } from './install.js';
 import { expectRefusedWithin } from './refusal.js';
-import { type ClientRun, clientEnv, runClient, scratchDir } from './run.js';
+import { type ClientRun, clientEnv, runClient } from './run.js';
 import { HELLO, TOOL_SAID } from './scripted-upstream.js';
-import { NOTES, writeWorkFiles } from './work-files.js';
+import { clientSuite } from './suite.js';
+import { NOTES } from './work-files.js';
 
 const prepared = await prepareClients(CODEX);
 
@@ -40,44 +40,33 @@ describe.skipIf(prepared.skip)(
   { timeout: 60_000 },
   () => {
     const codex = prepared.paths?.[0] as string;
-    let scratch: ReturnType<typeof scratchDir>;
-    let work: ReturnType<typeof writeWorkFiles>;
-    let gateway: ClientGateway;
-    let trap: HomeTrap;
-
-    beforeAll(async () => {
-      scratch = scratchDir('codex');
-      work = writeWorkFiles(join(scratch.path, 'work'));
-      [gateway, trap] = await Promise.all([startClientGateway(), startHomeTrap()]);
-    });
-    afterAll(async () => {
-      await gateway?.close();
-      await trap?.close();
-      scratch?.remove();
-    });
+    const suite = clientSuite('codex');
 
     /** `codex exec` in a fresh CODEX_HOME configured for the gateway, with update checks and analytics off. */
-    const exec = (prompt: string, key = gateway.key): Promise<ClientRun> => {
-      const home = join(scratch.path, `home-${Math.random().toString(36).slice(2)}`);
+    const exec = (prompt: string, key = suite.gateway.key): Promise<ClientRun> => {
+      const home = suite.freshHome();
       mkdirSync(home);
-      writeFileSync(join(home, 'config.toml'), codexConfig(gateway.base));
+      writeFileSync(join(home, 'config.toml'), codexConfig(suite.gateway.base));
       return runClient(codex, ['exec', '--skip-git-repo-check', prompt], {
-        cwd: work.dir,
+        cwd: suite.work.dir,
         timeoutMs: 50_000,
-        env: clientEnv(home, { ...trap.env, CODEX_HOME: home, ATRIUM_API_KEY: key }),
+        env: clientEnv(home, { ...suite.trap.env, CODEX_HOME: home, ATRIUM_API_KEY: key }),
       });
     };
 
     it.skip('streams a plain answer', async () => {
-      const from = gateway.answered.length;
+      const from = suite.gateway.answered.length;
       const run = await exec('Say hello.');
       expect(run.code).toBe(0);
       expect(run.stdout.trim()).toBe(HELLO);
-      expect(gateway.answered.slice(from).map((a) => a.path)).toContain('/v1/responses');
+      expect(suite.gateway.answered.slice(from).map((a) => a.path)).toContain('/v1/responses');
     });
 
     it.skip('runs a command with its shell tool and answers from the output', async () => {
-      gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'exec_command', arguments: { cmd: 'cat notes.txt' } });
+      suite.gateway.upstream.scriptToolCalls('READ-NOTES', {
+        name: 'exec_command',
+        arguments: { cmd: 'cat notes.txt' },
+      });
       const run = await exec('READ-NOTES: what does notes.txt say?');
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(TOOL_SAID);
@@ -85,8 +74,8 @@ describe.skipIf(prepared.skip)(
     });
 
     it.skip('shows a spent budget as an error within 10 s', async () => {
-      const run = await exec('Say hello.', await gateway.spentKey());
-      expectRefusedWithin(gateway, run, 10_000);
+      const run = await exec('Say hello.', await suite.gateway.spentKey());
+      expectRefusedWithin(suite.gateway, run, 10_000);
       expect(run.code).not.toBe(0);
       // codex shows its own text for `insufficient_quota`, not the gateway's message (with the budget's reset time).
       expect(run.stderr).toContain('ERROR: Quota exceeded.');
@@ -95,13 +84,13 @@ describe.skipIf(prepared.skip)(
     // Also needs refusal after the grant's end (issue #27 item 5, helper inf-projects). codex retries the 403
     // five times (about 7 s) before it shows the message.
     it.skip('shows a key past its grant as an error', async () => {
-      const run = await exec('Say hello.', await gateway.keyPastGrant());
+      const run = await exec('Say hello.', await suite.gateway.keyPastGrant());
       expect(run.code).not.toBe(0);
       expect(`${run.stdout}${run.stderr}`).toMatch(/grant ended/);
     });
 
     it('tried to reach no host but the gateway', () => {
-      expect(trap.hosts).toEqual([]);
+      expect(suite.trap.hosts).toEqual([]);
     });
   },
 );

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { type ClientGateway, MODEL } from './gateway.js';
+import { MODEL } from './gateway.js';
 import { clientEnv, runClient } from './run.js';
+import type { ClientSuite } from './suite.js';
 
 /** One call a driver makes: `case` with `key`, reported under `name`. */
 export interface DriverRun {
@@ -25,25 +26,24 @@ export function resultOf(outcomes: Record<string, Outcome>, name: string): Recor
 }
 
 /**
- * Runs `sdk.driver.ts` under Node ≥ 22 (type stripping) with the SDKs installed in `sdkDir`: every run of the job
- * in order, in one process, and returns the outcome of each by name.
+ * Runs `sdk.driver.ts` under Node ≥ 22 (type stripping) with the SDKs installed in `sdk.dir`, against the suite's
+ * gateway as a fresh user: every run of the job in order, in one process; returns the outcome of each by name.
  */
 export async function runDriver(
-  tools: { node: string; sdkDir: string; home: string; proxyEnv: Record<string, string> },
-  gateway: ClientGateway,
-  job: { sdk: 'ai-sdk' | 'langchain'; provider?: string; notes: string; image: string; runs: DriverRun[] },
+  suite: ClientSuite,
+  sdk: { node: string; dir: string },
+  job: { sdk: 'ai-sdk' | 'langchain'; provider?: string; runs: DriverRun[] },
 ): Promise<Record<string, Outcome>> {
+  const home = suite.freshHome();
+  const { notes, image } = suite.work;
+  const payload = JSON.stringify({ base: suite.gateway.base, model: MODEL, notes, image, ...job });
   const file = fileURLToPath(new URL('./sdk.driver.ts', import.meta.url));
-  const run = await runClient(
-    tools.node,
-    ['--no-warnings', file, tools.sdkDir, JSON.stringify({ base: gateway.base, model: MODEL, ...job })],
-    {
-      cwd: tools.home,
-      timeoutMs: 60_000,
-      // Node's fetch takes the proxy variables only when asked to.
-      env: clientEnv(tools.home, { ...tools.proxyEnv, NODE_USE_ENV_PROXY: '1' }),
-    },
-  );
+  const run = await runClient(sdk.node, ['--no-warnings', file, sdk.dir, payload], {
+    cwd: home,
+    timeoutMs: 60_000,
+    // Node's fetch takes the proxy variables only when asked to.
+    env: clientEnv(home, { ...suite.trap.env, NODE_USE_ENV_PROXY: '1' }),
+  });
   if (run.code !== 0) throw new Error(`the ${job.sdk} driver exited with ${run.code}: ${run.stderr}`);
   return JSON.parse(run.stdout) as Record<string, Outcome>;
 }

@@ -1,38 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type DriverRun, type Outcome, resultOf, runDriver } from './driver.js';
-import { type ClientGateway, startClientGateway } from './gateway.js';
-import { type HomeTrap, startHomeTrap } from './home-trap.js';
 import { JS_SDKS, NODE, prepareClients } from './install.js';
-import { scratchDir } from './run.js';
 import { HELLO, IMAGES_SEEN, TOOL_SAID } from './scripted-upstream.js';
-import { NOTES, writeWorkFiles } from './work-files.js';
+import { clientSuite } from './suite.js';
+import { NOTES } from './work-files.js';
 
 const prepared = await prepareClients(NODE, JS_SDKS);
 
 describe.skipIf(prepared.skip)('LangChain JS (ChatOpenAI, OpenAIEmbeddings) through the gateway', () => {
-  const [node, sdkDir] = (prepared.paths ?? []) as [string, string];
-  let scratch: ReturnType<typeof scratchDir>;
-  let gateway: ClientGateway;
-  let trap: HomeTrap;
+  const [node, dir] = (prepared.paths ?? []) as [string, string];
+  const suite = clientSuite('langchain');
   let outcomes: Record<string, Outcome>;
 
   beforeAll(async () => {
-    scratch = scratchDir('langchain');
-    [gateway, trap] = await Promise.all([startClientGateway(), startHomeTrap()]);
-    const { notes, image } = writeWorkFiles(scratch.path);
+    const { gateway } = suite;
     gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'read_notes', arguments: {} });
     const run = (name: string, key = gateway.key): DriverRun => ({ name, case: name, key });
     const runs = [run('invoke'), run('stream'), run('tool'), run('image'), run('embedQuery'), run('embedDocuments')];
     const [spent, pastGrant] = await Promise.all([gateway.spentKey(), gateway.keyPastGrant()]);
     runs.push({ name: 'spent', case: 'invoke', key: spent }, { name: 'pastGrant', case: 'invoke', key: pastGrant });
-    const tools = { node, sdkDir, home: scratch.path, proxyEnv: trap.env };
-    outcomes = await runDriver(tools, gateway, { sdk: 'langchain', notes, image, runs });
+    outcomes = await runDriver(suite, { node, dir }, { sdk: 'langchain', runs });
   }, 120_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await trap?.close();
-    scratch?.remove();
-  });
 
   it('answers a plain prompt', () => {
     expect(resultOf(outcomes, 'invoke')).toEqual({ text: HELLO });
@@ -71,6 +59,6 @@ describe.skipIf(prepared.skip)('LangChain JS (ChatOpenAI, OpenAIEmbeddings) thro
   });
 
   it('tried to reach no host but the gateway', () => {
-    expect(trap.hosts).toEqual([]);
+    expect(suite.trap.hosts).toEqual([]);
   });
 });

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ClientGateway, CONTEXT, MODEL, startClientGateway } from './gateway.js';
-import { type HomeTrap, startHomeTrap } from './home-trap.js';
+import { describe, expect, it } from 'vitest';
+import { CONTEXT, MODEL } from './gateway.js';
 import { OPENCODE, prepareClients } from './install.js';
 import { expectRefusedWithin } from './refusal.js';
-import { type ClientRun, clientEnv, runClient, scratchDir } from './run.js';
+import { type ClientRun, clientEnv, runClient } from './run.js';
 import { HELLO, IMAGES_SEEN, TOOL_SAID } from './scripted-upstream.js';
-import { NOTES, writeWorkFiles } from './work-files.js';
+import { clientSuite } from './suite.js';
+import { NOTES } from './work-files.js';
 
 const prepared = await prepareClients(OPENCODE);
 
@@ -52,31 +52,17 @@ function writeOpencodeConfig(home: string, base: string): void {
 
 describe.skipIf(prepared.skip)('opencode (`opencode run`) through the gateway', { timeout: 60_000 }, () => {
   const opencode = prepared.paths?.[0] as string;
-  let scratch: ReturnType<typeof scratchDir>;
-  let work: ReturnType<typeof writeWorkFiles>;
-  let gateway: ClientGateway;
-  let trap: HomeTrap;
-
-  beforeAll(async () => {
-    scratch = scratchDir('opencode');
-    work = writeWorkFiles(join(scratch.path, 'work'));
-    [gateway, trap] = await Promise.all([startClientGateway(), startHomeTrap()]);
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    await trap?.close();
-    scratch?.remove();
-  });
+  const suite = clientSuite('opencode');
 
   /** `opencode run` in a fresh HOME configured for the gateway, with its downloads and updates switched off. */
-  const run = (args: string[], key = gateway.key): Promise<ClientRun> => {
-    const home = join(scratch.path, `home-${Math.random().toString(36).slice(2)}`);
-    writeOpencodeConfig(home, gateway.base);
+  const run = (args: string[], key = suite.gateway.key): Promise<ClientRun> => {
+    const home = suite.freshHome();
+    writeOpencodeConfig(home, suite.gateway.base);
     return runClient(opencode, ['run', ...args], {
-      cwd: work.dir,
-      timeoutMs: 40_000,
+      cwd: suite.work.dir,
+      timeoutMs: 50_000,
       env: clientEnv(home, {
-        ...trap.env,
+        ...suite.trap.env,
         ATRIUM_API_KEY: key,
         OPENCODE_DISABLE_MODELS_FETCH: '1',
         OPENCODE_DISABLE_AUTOUPDATE: '1',
@@ -88,15 +74,15 @@ describe.skipIf(prepared.skip)('opencode (`opencode run`) through the gateway', 
   };
 
   it('streams a plain answer', async () => {
-    const from = gateway.upstream.chats.length;
+    const from = suite.gateway.upstream.chats.length;
     const result = await run(['Say hello.']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim()).toBe(HELLO);
-    expect(gateway.upstream.chats.slice(from).every((chat) => chat.stream === true)).toBe(true);
+    expect(suite.gateway.upstream.chats.slice(from).every((chat) => chat.stream === true)).toBe(true);
   });
 
   it('reads a file with its read tool and answers from the result', async () => {
-    gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'read', arguments: { filePath: work.notes } });
+    suite.gateway.upstream.scriptToolCalls('READ-NOTES', { name: 'read', arguments: { filePath: suite.work.notes } });
     const result = await run(['READ-NOTES: what does notes.txt say?']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(TOOL_SAID);
@@ -114,18 +100,18 @@ describe.skipIf(prepared.skip)('opencode (`opencode run`) through the gateway', 
   // waiting what `retry-after` says, and prints nothing meanwhile. It shows the message at once for a status it
   // does not retry (not 429 or 5xx, no "rate limit" in the message), e.g. 402 as OpenRouter answers spent credits.
   it.skip('shows a spent budget as an error within 10 s', async () => {
-    const result = await run(['Say hello.'], await gateway.spentKey());
-    expectRefusedWithin(gateway, result, 10_000);
+    const result = await run(['Say hello.'], await suite.gateway.spentKey());
+    expectRefusedWithin(suite.gateway, result, 10_000);
     expect(`${result.stdout}${result.stderr}`).toMatch(/budget/i);
   });
 
   // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
   it.skip('shows a key past its grant as an error', async () => {
-    const result = await run(['Say hello.'], await gateway.keyPastGrant());
+    const result = await run(['Say hello.'], await suite.gateway.keyPastGrant());
     expect(`${result.stdout}${result.stderr}`).toMatch(/grant ended/);
   });
 
   it('tried to reach no host but the gateway', () => {
-    expect(trap.hosts).toEqual([]);
+    expect(suite.trap.hosts).toEqual([]);
   });
 });
