@@ -1,3 +1,4 @@
+import { SseEvents } from '../wire/sse-events.js';
 import { anthropicErrorEvent } from './errors.js';
 import { type AnthropicUsage, newMessageId, stopReasonOf, THINKING_SIGNATURE } from './from-openai.js';
 
@@ -69,7 +70,7 @@ export interface AnthropicStreamOptions {
  * An upstream error, or an upstream that ends without `[DONE]`, becomes an `error` event.
  */
 export class AnthropicStream {
-  private pending = '';
+  private readonly events = new SseEvents((data) => this.event(data));
   private started = false;
   private done = false;
   private blocks = 0;
@@ -105,23 +106,13 @@ export class AnthropicStream {
 
   /** Feeds decoded upstream text; returns the Anthropic events to write ('' when nothing is complete yet). */
   push(text: string): string {
-    this.pending += text;
-    let out = '';
-    let start = 0;
-    for (let end = this.pending.indexOf('\n\n'); end !== -1; end = this.pending.indexOf('\n\n', start)) {
-      out += this.event(this.pending.slice(start, end));
-      start = end + 2;
-    }
-    if (start > 0) this.pending = this.pending.slice(start);
-    return out;
+    return this.events.push(text);
   }
 
   /** What to write when the upstream body has ended: an unterminated last event, or an error if `[DONE]` never came. */
   get incomplete(): string {
-    let out = this.pending.trim() === '' ? '' : this.event(this.pending);
-    this.pending = '';
-    if (!this.done) out += this.fail(UPSTREAM_BROKE);
-    return out;
+    const out = this.events.rest();
+    return this.done ? out : out + this.fail(UPSTREAM_BROKE);
   }
 
   /** What to write when the upstream connection breaks. */
@@ -134,11 +125,8 @@ export class AnthropicStream {
     return anthropicErrorEvent('api_error', message);
   }
 
-  private event(raw: string): string {
+  private event(data: string): string {
     if (this.done) return '';
-    const at = raw.startsWith('data:') ? 0 : raw.indexOf('\ndata:') + 1;
-    if (at === 0 && !raw.startsWith('data:')) return '';
-    const data = raw.slice(at + 5).trim();
     if (data === '[DONE]') return this.finish();
     if (this.started) {
       const text = this.textOnlyChunk(data);
