@@ -1,4 +1,3 @@
-import { HttpError } from '@atrium/core';
 import { describe, expect, it } from 'vitest';
 import { anthropicErrorBody, anthropicErrorHeaders, anthropicErrorType } from '../src/anthropic/errors.js';
 import { stopReasonOf, toAnthropicMessage, usageOf } from '../src/anthropic/from-openai.js';
@@ -7,6 +6,7 @@ import { toChatPrompt, toChatRequest } from '../src/anthropic/to-openai.js';
 import { validateMessages } from '../src/anthropic/validation.js';
 import type { MessagesRequest } from '../src/anthropic/wire.js';
 import { type ModelConfig, modelSchema } from '../src/config.js';
+import { thrownProblem } from './support/problems.js';
 
 const request = (fields: Partial<MessagesRequest>): MessagesRequest => ({
   model: 'acme/m',
@@ -400,15 +400,8 @@ describe('OpenAI completion → Anthropic message', () => {
 
 describe('Messages validation', () => {
   const context = (modalities?: string[]) => ({ model: model(modalities), allowedMediaHosts: new Set(['ok.example']) });
-  const refused = (fields: Partial<MessagesRequest>, modalities?: string[]) => {
-    try {
-      validateMessages(request(fields), context(modalities));
-    } catch (error) {
-      if (error instanceof HttpError) return { status: error.status, param: error.param, message: error.message };
-      throw error;
-    }
-    return undefined;
-  };
+  const refused = (fields: Partial<MessagesRequest>, modalities?: string[]) =>
+    thrownProblem(() => validateMessages(request(fields), context(modalities)));
   const user = (...content: unknown[]) => ({ messages: [{ role: 'user', content }] }) as Partial<MessagesRequest>;
   const image = (source: unknown) => ({ type: 'image', source });
   const cases: [string, Partial<MessagesRequest>, string[] | undefined, string, RegExp][] = [

@@ -1,4 +1,3 @@
-import { HttpError } from '@atrium/core';
 import { describe, expect, it } from 'vitest';
 import { type ModelConfig, modelSchema } from '../src/config.js';
 import { responseContext, responsesUsage, statusOf, toResponse } from '../src/responses/from-chat.js';
@@ -6,6 +5,7 @@ import { ResponsesStream } from '../src/responses/stream.js';
 import { toChatRequest } from '../src/responses/to-chat.js';
 import { validateResponsesRequest } from '../src/responses/validation.js';
 import type { ResponsesRequest } from '../src/responses/wire.js';
+import { thrownProblem } from './support/problems.js';
 
 const request = (fields: Partial<ResponsesRequest>): ResponsesRequest => ({ model: 'acme/m', input: 'Hi', ...fields });
 const call = (id: string, name: string, args: string) => ({
@@ -185,15 +185,8 @@ const model = (modalities: string[] = ['text']): ModelConfig =>
   });
 
 describe('Responses validation', () => {
-  const refused = (fields: Partial<ResponsesRequest>, modalities?: string[]) => {
-    try {
-      validateResponsesRequest(request(fields), model(modalities));
-    } catch (error) {
-      if (error instanceof HttpError) return { status: error.status, code: error.code, param: error.param };
-      throw error;
-    }
-    return undefined;
-  };
+  const refused = (fields: Partial<ResponsesRequest>, modalities?: string[]) =>
+    thrownProblem(() => validateResponsesRequest(request(fields), model(modalities)));
   const user = (...content: unknown[]) => ({ input: [{ role: 'user', content }] }) as Partial<ResponsesRequest>;
   const cases: [string, Partial<ResponsesRequest>, string[] | undefined, Record<string, unknown>][] = [
     ['previous_response_id', { previous_response_id: 'resp_1' }, undefined, { code: 'previous_response_not_found' }],

@@ -1,4 +1,4 @@
-import { SseEvents } from '../wire/sse-events.js';
+import { ChatStreamTranslator } from '../wire/sse-events.js';
 import { anthropicErrorEvent } from './errors.js';
 import { type AnthropicUsage, newMessageId, stopReasonOf, THINKING_SIGNATURE } from './from-openai.js';
 
@@ -45,8 +45,6 @@ function integerAfter(text: string, key: string): number {
   return value;
 }
 
-const UPSTREAM_BROKE = 'the model server stopped responding mid-stream';
-
 const blockDelta = (index: number, delta: string) =>
   `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":${delta}}\n\n`;
 
@@ -69,10 +67,8 @@ export interface AnthropicStreamOptions {
  * reopened: a tool call that starts while another is open has its arguments buffered and is sent whole after.
  * An upstream error, or an upstream that ends without `[DONE]`, becomes an `error` event.
  */
-export class AnthropicStream {
-  private readonly events = new SseEvents((data) => this.event(data));
+export class AnthropicStream extends ChatStreamTranslator {
   private started = false;
-  private done = false;
   private blocks = 0;
   private open: 'text' | 'thinking' | 'tool' | undefined;
   private openTool: ToolCall | undefined;
@@ -87,7 +83,9 @@ export class AnthropicStream {
   /** Anthropic's keep-alive event, which its SDKs skip. */
   readonly keepalive = 'event: ping\ndata: {"type": "ping"}\n\n';
 
-  constructor(private readonly options: AnthropicStreamOptions) {}
+  constructor(private readonly options: AnthropicStreamOptions) {
+    super();
+  }
 
   /** Whether the upstream has reported usage yet. */
   get usageReported(): boolean {
@@ -104,28 +102,12 @@ export class AnthropicStream {
     };
   }
 
-  /** Feeds decoded upstream text; returns the Anthropic events to write ('' when nothing is complete yet). */
-  push(text: string): string {
-    return this.events.push(text);
-  }
-
-  /** What to write when the upstream body has ended: an unterminated last event, or an error if `[DONE]` never came. */
-  get incomplete(): string {
-    const out = this.events.rest();
-    return this.done ? out : out + this.fail(UPSTREAM_BROKE);
-  }
-
-  /** What to write when the upstream connection breaks. */
-  get broken(): string {
-    return this.done ? '' : this.fail(UPSTREAM_BROKE);
-  }
-
-  private fail(message: string): string {
+  protected fail(message: string): string {
     this.done = true;
     return anthropicErrorEvent('api_error', message);
   }
 
-  private event(data: string): string {
+  protected data(data: string): string {
     if (this.done) return '';
     if (data === '[DONE]') return this.finish();
     if (this.started) {

@@ -1,5 +1,5 @@
 import type { ServedUsage } from '../http/admission.js';
-import { SseEvents } from '../wire/sse-events.js';
+import { ChatStreamTranslator } from '../wire/sse-events.js';
 import {
   callItem,
   messageItem,
@@ -34,7 +34,6 @@ interface Call {
   index?: number;
 }
 
-const UPSTREAM_BROKE = 'the model server stopped responding mid-stream';
 const UPSTREAM_FAILED = 'the model server failed while generating';
 
 /**
@@ -47,11 +46,9 @@ const UPSTREAM_FAILED = 'the model server failed while generating';
  * tool calls (whose raw input is inside their arguments), are sent whole at the end. An upstream error, or an
  * upstream that ends without `[DONE]`, becomes an `error` event and `response.failed`.
  */
-export class ResponsesStream {
-  private readonly events = new SseEvents((data) => this.data(data));
+export class ResponsesStream extends ChatStreamTranslator {
   private sequence = 0;
   private started = false;
-  private done = false;
   private readonly output: Json[] = [];
   private text: OpenText | undefined;
   private streaming: Call | undefined;
@@ -63,21 +60,8 @@ export class ResponsesStream {
   constructor(
     private readonly context: ResponseContext,
     private readonly now: () => number = Date.now,
-  ) {}
-
-  push(text: string): string {
-    return this.events.push(text);
-  }
-
-  /** What to write when the upstream body has ended: an unterminated last event, or a failure if `[DONE]` never came. */
-  get incomplete(): string {
-    const out = this.events.rest();
-    return this.done ? out : out + this.fail(UPSTREAM_BROKE);
-  }
-
-  /** What to write when the upstream connection breaks. */
-  get broken(): string {
-    return this.done ? '' : this.fail(UPSTREAM_BROKE);
+  ) {
+    super();
   }
 
   private emit(type: string, fields: Json): string {
@@ -91,7 +75,7 @@ export class ResponsesStream {
     return this.emit('response.created', { response }) + this.emit('response.in_progress', { response });
   }
 
-  private data(data: string): string {
+  protected data(data: string): string {
     if (this.done) return '';
     if (data === '[DONE]') return this.finish();
     let chunk: unknown;
@@ -264,7 +248,7 @@ export class ResponsesStream {
     return out + this.emit(status === 'completed' ? 'response.completed' : 'response.incomplete', { response });
   }
 
-  private fail(message: string): string {
+  protected fail(message: string): string {
     const out = this.start();
     this.done = true;
     const error = { code: 'server_error', message };

@@ -5,16 +5,24 @@ function dataOf(event: string): string | undefined {
   return event.slice(at + 5).trim();
 }
 
+const UPSTREAM_BROKE = 'the model server stopped responding mid-stream';
+
 /**
- * Cuts decoded upstream SSE text into events and hands each event's data to `translate`, for translators
- * that turn an OpenAI chat stream into another API's events. Events split across chunks are kept until complete.
+ * A translator of an upstream OpenAI chat SSE stream into another API's events (a `StreamRelay`): it cuts the
+ * decoded text into events, keeping one split across chunks until it is complete, and hands each event's data
+ * to `data`. An upstream that ends or breaks before the translation is `done` gets the API's failure (`fail`).
  */
-export class SseEvents {
+export abstract class ChatStreamTranslator {
   private pending = '';
+  /** Set once the translation has written its last event; nothing is written after it. */
+  protected done = false;
 
-  constructor(private readonly translate: (data: string) => string) {}
+  /** The events to write for one upstream event's data (`[DONE]` included). */
+  protected abstract data(data: string): string;
+  /** The events that end the stream as failed, with `message`. */
+  protected abstract fail(message: string): string;
 
-  /** Feeds text; returns the translations of the events it completed ('' when none). */
+  /** Feeds decoded upstream text; returns the events to write ('' when nothing is complete yet). */
   push(text: string): string {
     this.pending += text;
     let out = '';
@@ -27,15 +35,21 @@ export class SseEvents {
     return out;
   }
 
-  /** The translation of an unterminated last event, once the upstream body has ended. */
-  rest(): string {
+  /** What to write when the upstream body has ended: an unterminated last event, or a failure if the stream never finished. */
+  get incomplete(): string {
     const rest = this.pending;
     this.pending = '';
-    return rest.trim() === '' ? '' : this.event(rest);
+    const out = rest.trim() === '' ? '' : this.event(rest);
+    return this.done ? out : out + this.fail(UPSTREAM_BROKE);
+  }
+
+  /** What to write when the upstream connection breaks. */
+  get broken(): string {
+    return this.done ? '' : this.fail(UPSTREAM_BROKE);
   }
 
   private event(raw: string): string {
     const data = dataOf(raw);
-    return data === undefined ? '' : this.translate(data);
+    return data === undefined ? '' : this.data(data);
   }
 }
