@@ -155,6 +155,11 @@ describe('Responses request → chat request', () => {
         stream: true,
       },
     ],
+    [
+      'reasoning effort none turns thinking off',
+      { reasoning: { effort: 'none' } },
+      { chat_template_kwargs: { enable_thinking: false } },
+    ],
   ];
   it.each(cases)('%s', (_title, fields, expected) => {
     expect(toChatRequest(request(fields))).toMatchObject(expected);

@@ -153,8 +153,9 @@ export function customToolNames(request: ResponsesRequest): Set<string> {
  * assistant-side items merged into one assistant message, tool outputs as `tool` messages, reasoning as the
  * assistant's `reasoning`; function tools nested, custom tools as one-string functions, hosted tools left
  * out; `max_output_tokens` as the output limit, `text.format` as `response_format`, `reasoning.effort` as
- * `reasoning_effort`. Fields with no upstream meaning (`store`, `include`, `metadata`, `prompt_cache_key`,
- * `text.verbosity`, `user`, …) are not sent.
+ * `reasoning_effort` (`none` turns thinking off in the chat template, as `/v1/messages` does). Fields with
+ * no upstream meaning (`store`, `include`, `metadata`, `prompt_cache_key`, `text.verbosity`, `user`, …) are
+ * not sent.
  */
 export function toChatRequest(request: ResponsesRequest): ChatRequest {
   const chat: ChatRequest = { model: request.model, messages: chatMessages(request) };
@@ -179,7 +180,9 @@ export function toChatRequest(request: ResponsesRequest): ChatRequest {
       json_schema: { name, schema, strict: strict ?? undefined, description },
     };
   }
-  if (typeof request.reasoning?.effort === 'string') chat.reasoning_effort = request.reasoning.effort;
+  const effort = request.reasoning?.effort;
+  if (effort === 'none') chat.chat_template_kwargs = { enable_thinking: false };
+  else if (typeof effort === 'string') chat.reasoning_effort = effort;
   if (request.stream === true) chat.stream = true;
   return chat;
 }
