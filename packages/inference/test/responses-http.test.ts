@@ -276,15 +276,26 @@ describe('/v1/responses with the official OpenAI SDK over a chat-completions ups
     });
   });
 
-  it("codex's request: custom apply_patch as a one-string function, web_search left out, extra fields accepted", async () => {
+  it("codex's request (as 0.171 sends it): custom apply_patch as a one-string function, a namespace flattened, web_search left out, extra fields accepted", async () => {
     const body = {
       model: MODEL,
-      instructions: 'You are codex.',
-      input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix it' }] }],
-      tools: [APPLY_PATCH, { type: 'web_search', external_web_access: false }],
+      input: [
+        { type: 'message', id: 'msg_1', role: 'developer', content: [{ type: 'input_text', text: 'You are codex.' }] },
+        { type: 'message', id: 'msg_2', role: 'user', content: [{ type: 'input_text', text: 'Fix it' }] },
+      ],
+      tools: [
+        APPLY_PATCH,
+        {
+          type: 'namespace',
+          name: 'multi_agent_v1',
+          description: 'Tools for sub-agents.',
+          tools: [{ type: 'function', name: 'spawn_agent', strict: false, parameters: { type: 'object' } }],
+        },
+        { type: 'web_search', external_web_access: true },
+      ],
       tool_choice: 'auto',
       parallel_tool_calls: false,
-      reasoning: { effort: 'medium', summary: 'auto' },
+      reasoning: { summary: 'auto' },
       store: false,
       stream: true,
       include: ['reasoning.encrypted_content'],
@@ -313,7 +324,9 @@ describe('/v1/responses with the official OpenAI SDK over a chat-completions ups
           parameters: { type: 'object', properties: { input: expect.any(Object) }, required: ['input'] },
         },
       },
+      { type: 'function', function: { name: 'spawn_agent', parameters: { type: 'object' } } },
     ]);
+    expect(sent.messages[0]).toEqual({ role: 'system', content: 'You are codex.' });
     for (const field of ['prompt_cache_key', 'include', 'client_metadata', 'store', 'text', 'reasoning'])
       expect(sent).not.toHaveProperty(field);
     await client.responses.create({

@@ -125,6 +125,20 @@ describe('Responses request → chat request', () => {
       },
     ],
     [
+      "a namespace (codex's multi_agent_v1) is flattened: its tools go upstream under their own names",
+      {
+        tools: [
+          {
+            type: 'namespace',
+            name: 'agents',
+            description: 'Sub-agents',
+            tools: [{ type: 'function', name: 'spawn_agent', parameters: {} }],
+          },
+        ],
+      },
+      { tools: [{ type: 'function', function: { name: 'spawn_agent', parameters: {} } }] },
+    ],
+    [
       'allowed_tools filters the tools and keeps its mode',
       {
         tools: [
@@ -222,6 +236,12 @@ describe('Responses validation', () => {
     ['a text part without text', user({ type: 'input_text' }), undefined, { param: 'input[0].content[0].text' }],
     ['a hosted tool', { tools: [{ type: 'code_interpreter' }] }, undefined, { param: 'tools[0].type' }],
     [
+      'a namespace inside a namespace',
+      { tools: [{ type: 'namespace', name: 'a', tools: [{ type: 'namespace', name: 'b', tools: [] }] }] },
+      undefined,
+      { param: 'tools[0].tools[0].type' },
+    ],
+    [
       'a function tool without a name',
       { tools: [{ type: 'function', name: '' }] },
       undefined,
@@ -266,7 +286,15 @@ describe('Responses validation', () => {
 });
 
 describe('chat completion → response', () => {
-  const context = responseContext(request({ tools: [{ type: 'custom', name: 'apply_patch' }] }), 0);
+  const context = responseContext(
+    request({
+      tools: [
+        { type: 'custom', name: 'apply_patch' },
+        { type: 'namespace', name: 'agents', tools: [{ type: 'function', name: 'spawn_agent' }] },
+      ],
+    }),
+    0,
+  );
 
   it.each([
     ['stop', 'completed', null],
@@ -295,7 +323,11 @@ describe('chat completion → response', () => {
             message: {
               content: 'On it.',
               reasoning_content: 'Plan.',
-              tool_calls: [call('c1', 'shell', '{"cmd":"ls"}'), call('c2', 'apply_patch', '{"input":"*** Begin"}')],
+              tool_calls: [
+                call('c1', 'shell', '{"cmd":"ls"}'),
+                call('c2', 'apply_patch', '{"input":"*** Begin"}'),
+                call('c3', 'spawn_agent', '{}'),
+              ],
             },
             finish_reason: 'tool_calls',
           },
@@ -315,6 +347,7 @@ describe('chat completion → response', () => {
         { type: 'message', content: [{ type: 'output_text', text: 'On it.' }] },
         { type: 'function_call', call_id: 'c1', name: 'shell', arguments: '{"cmd":"ls"}' },
         { type: 'custom_tool_call', call_id: 'c2', name: 'apply_patch', input: '*** Begin' },
+        { type: 'function_call', call_id: 'c3', name: 'spawn_agent', namespace: 'agents' },
       ],
       usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
     });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { CUSTOM_INPUT, customToolNames } from './to-chat.js';
+import { CUSTOM_INPUT, type OfferedTool, offeredTools } from './to-chat.js';
 import type { ResponsesRequest } from './wire.js';
 
 type Json = Record<string, unknown>;
@@ -16,8 +16,8 @@ export interface ResponseContext {
   createdAt: number;
   model: string;
   request: ResponsesRequest;
-  /** Calls of these tools go back as `custom_tool_call`s. */
-  customTools: ReadonlySet<string>;
+  /** The offered tools by name: calls of custom tools go back as `custom_tool_call`s, of namespaced ones with their namespace. */
+  tools: ReadonlyMap<string, OfferedTool>;
 }
 
 export function responseContext(request: ResponsesRequest, now = Date.now()): ResponseContext {
@@ -26,7 +26,7 @@ export function responseContext(request: ResponsesRequest, now = Date.now()): Re
     createdAt: Math.floor(now / 1000),
     model: request.model,
     request,
-    customTools: customToolNames(request),
+    tools: new Map(offeredTools(request).map((offered) => [offered.tool.name as string, offered])),
   };
 }
 
@@ -126,30 +126,22 @@ function customInput(args: string): string {
   return args;
 }
 
-/** A tool call as its output item: a `function_call`, or a `custom_tool_call` for a custom tool. */
+/** Whether a call of `name` is a custom tool's, which goes back as a `custom_tool_call` with its raw input. */
+export const isCustomCall = (context: ResponseContext, name: string) => context.tools.get(name)?.tool.type === 'custom';
+
+/** A tool call as its output item: a `function_call` (with its tool's namespace, if any), or a `custom_tool_call`. */
 export function callItem(
   context: ResponseContext,
   call: { callId: string; name: string; args: string },
   status: string,
 ): Json {
-  if (context.customTools.has(call.name)) {
-    return {
-      type: 'custom_tool_call',
-      id: newId('ctc'),
-      call_id: call.callId,
-      name: call.name,
-      input: customInput(call.args),
-      status,
-    };
-  }
-  return {
-    type: 'function_call',
-    id: newId('fc'),
-    call_id: call.callId,
-    name: call.name,
-    arguments: call.args,
-    status,
-  };
+  const { callId, name, args } = call;
+  if (isCustomCall(context, name))
+    return { type: 'custom_tool_call', id: newId('ctc'), call_id: callId, name, input: customInput(args), status };
+  const item: Json = { type: 'function_call', id: newId('fc'), call_id: callId, name, arguments: args, status };
+  const namespace = context.tools.get(name)?.namespace;
+  if (namespace !== undefined) item.namespace = namespace;
+  return item;
 }
 
 /** A non-streaming chat completion → the response: reasoning, then the message, then the calls. */

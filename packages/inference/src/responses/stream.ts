@@ -2,6 +2,7 @@ import type { ServedUsage } from '../http/admission.js';
 import { ChatStreamTranslator } from '../wire/sse-events.js';
 import {
   callItem,
+  isCustomCall,
   messageItem,
   newId,
   outputText,
@@ -167,7 +168,7 @@ export class ResponsesStream extends ChatStreamTranslator {
     const args = typeof fn.arguments === 'string' ? fn.arguments : '';
     call.args += args;
     if (call === this.streaming) return args === '' ? '' : this.argumentsDelta(call, args);
-    if (call.item || this.streaming || call.name === '' || this.context.customTools.has(call.name)) return '';
+    if (call.item || this.streaming || call.name === '' || isCustomCall(this.context, call.name)) return '';
     return this.openCall(call);
   }
 

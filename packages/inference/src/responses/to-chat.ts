@@ -1,6 +1,6 @@
 import type { ChatMessage, ChatRequest, ContentPart } from '../wire/chat.js';
 import { DROPPED_TOOL } from './validation.js';
-import type { CustomTool, InputItem, InputPart, ResponsesRequest, ResponsesTool } from './wire.js';
+import type { CustomTool, InputItem, InputPart, NamespaceTool, ResponsesRequest, ResponsesTool } from './wire.js';
 
 /** The one string parameter a custom (freeform) tool's input travels in, as a chat function's argument. */
 export const CUSTOM_INPUT = 'input';
@@ -126,9 +126,27 @@ function chatTool(tool: ResponsesTool): unknown {
   return { type: 'function', function: fn };
 }
 
-/** The tools that go upstream (hosted tools left out, `allowed_tools` applied) and the chat `tool_choice`. */
+/** A function or custom tool offered upstream, with the namespace it was given in, if any. */
+export interface OfferedTool {
+  tool: ResponsesTool;
+  namespace?: string;
+}
+
+/** The request's function and custom tools, namespaces flattened (their tools keep their own names), hosted tools left out. */
+export function offeredTools(request: ResponsesRequest): OfferedTool[] {
+  const offered: OfferedTool[] = [];
+  for (const tool of request.tools ?? []) {
+    if (tool.type === 'namespace') {
+      const { name, tools } = tool as NamespaceTool;
+      for (const inner of tools) if (!DROPPED_TOOL.test(inner.type)) offered.push({ tool: inner, namespace: name });
+    } else if (!DROPPED_TOOL.test(tool.type)) offered.push({ tool });
+  }
+  return offered;
+}
+
+/** The tools that go upstream (`allowed_tools` applied) and the chat `tool_choice`. */
 function toolsOf(request: ResponsesRequest): { tools: ResponsesTool[]; choice: unknown } {
-  let tools = (request.tools ?? []).filter((tool) => !DROPPED_TOOL.test(tool.type));
+  let tools = offeredTools(request).map((offered) => offered.tool);
   const choice = request.tool_choice as
     | { type?: string; name?: string; mode?: string; tools?: { name?: string }[] }
     | string
@@ -143,16 +161,11 @@ function toolsOf(request: ResponsesRequest): { tools: ResponsesTool[]; choice: u
   return { tools, choice: { type: 'function', function: { name: choice.name } } };
 }
 
-/** The names of the request's custom tools: their calls go back as `custom_tool_call`s. */
-export function customToolNames(request: ResponsesRequest): Set<string> {
-  return new Set((request.tools ?? []).filter((tool) => tool.type === 'custom').map((tool) => tool.name as string));
-}
-
 /**
  * A Responses request → an OpenAI chat request for the model server: one leading system message, contiguous
  * assistant-side items merged into one assistant message, tool outputs as `tool` messages, reasoning as the
- * assistant's `reasoning`; function tools nested, custom tools as one-string functions, hosted tools left
- * out; `max_output_tokens` as the output limit, `text.format` as `response_format`, `reasoning.effort` as
+ * assistant's `reasoning`; function tools nested, custom tools as one-string functions, namespaces
+ * flattened, hosted tools left out; `max_output_tokens` as the output limit, `text.format` as `response_format`, `reasoning.effort` as
  * `reasoning_effort` (`none` turns thinking off in the chat template, as `/v1/messages` does). Fields with
  * no upstream meaning (`store`, `include`, `metadata`, `prompt_cache_key`, `text.verbosity`, `user`, …) are
  * not sent.

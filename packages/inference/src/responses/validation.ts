@@ -1,6 +1,6 @@
 import { HttpError } from '@atrium/core';
 import type { ModelConfig } from '../config.js';
-import type { InputItem, InputPart, ResponsesRequest } from './wire.js';
+import type { InputItem, InputPart, ResponsesRequest, ResponsesTool } from './wire.js';
 
 /** Hosted tools clients add by default (codex: `web_search`); the model servers have none, so they are left out. */
 export const DROPPED_TOOL = /^(web_search|image_generation)/;
@@ -83,26 +83,32 @@ function checkItem(item: InputItem, param: string, model: ModelConfig) {
   }
 }
 
-function checkTools(request: ResponsesRequest): void {
-  for (const [i, tool] of (request.tools ?? []).entries()) {
-    const param = `tools[${i}]`;
-    if (tool.type === 'function' || tool.type === 'custom') {
-      if (typeof tool.name !== 'string' || tool.name === '')
-        throw refuse(`${param}.name`, `Missing required parameter: '${param}.name'.`);
-      const parameters = (tool as { parameters?: unknown }).parameters;
-      if (
-        parameters !== undefined &&
-        parameters !== null &&
-        (typeof parameters !== 'object' || Array.isArray(parameters))
-      )
-        throw refuse(`${param}.parameters`, `Invalid value for '${param}.parameters': expected a JSON schema object.`);
-    } else if (!DROPPED_TOOL.test(tool.type)) {
-      throw unsupported(
-        `${param}.type`,
-        `Tools of type '${tool.type}' are not supported: this service serves function and custom tools.`,
-      );
-    }
+function checkTool(tool: ResponsesTool, param: string, nested: boolean): void {
+  if (tool.type === 'function' || tool.type === 'custom') {
+    if (typeof tool.name !== 'string' || tool.name === '')
+      throw refuse(`${param}.name`, `Missing required parameter: '${param}.name'.`);
+    const parameters = (tool as { parameters?: unknown }).parameters;
+    if (
+      parameters !== undefined &&
+      parameters !== null &&
+      (typeof parameters !== 'object' || Array.isArray(parameters))
+    )
+      throw refuse(`${param}.parameters`, `Invalid value for '${param}.parameters': expected a JSON schema object.`);
+  } else if (tool.type === 'namespace' && !nested) {
+    requireString(tool.name, `${param}.name`);
+    const tools = (tool as { tools?: unknown }).tools;
+    if (!Array.isArray(tools)) throw refuse(`${param}.tools`, `Missing required parameter: '${param}.tools'.`);
+    for (const [j, inner] of tools.entries()) checkTool(inner as ResponsesTool, `${param}.tools[${j}]`, true);
+  } else if (!DROPPED_TOOL.test(tool.type)) {
+    throw unsupported(
+      `${param}.type`,
+      `Tools of type '${tool.type}' are not supported: this service serves function, custom and namespace tools.`,
+    );
   }
+}
+
+function checkTools(request: ResponsesRequest): void {
+  for (const [i, tool] of (request.tools ?? []).entries()) checkTool(tool, `tools[${i}]`, false);
   const choice = request.tool_choice as { type?: unknown; name?: unknown; tools?: unknown } | string | null | undefined;
   if (typeof choice !== 'object' || choice === null) return;
   if (choice.type === 'function' || choice.type === 'custom') requireString(choice.name, 'tool_choice.name');

@@ -35,7 +35,19 @@ export interface CustomTool {
   format?: { type: 'text' } | { type: 'grammar'; syntax: string; definition: string } | null;
 }
 
-export type ResponsesTool = FunctionTool | CustomTool | { type: string; name?: string; [key: string]: unknown };
+/** A group of tools (codex's `multi_agent_v1`): its tools are offered as they are, their calls name the group. */
+export interface NamespaceTool {
+  type: 'namespace';
+  name: string;
+  description?: string | null;
+  tools: ResponsesTool[];
+}
+
+export type ResponsesTool =
+  | FunctionTool
+  | CustomTool
+  | NamespaceTool
+  | { type: string; name?: string; [key: string]: unknown };
 
 export type TextFormat =
   | { type: 'text' }
