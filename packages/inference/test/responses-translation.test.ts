@@ -210,6 +210,7 @@ describe('Responses validation', () => {
   const cases: [string, Partial<ResponsesRequest>, string[] | undefined, Record<string, unknown>][] = [
     ['previous_response_id', { previous_response_id: 'resp_1' }, undefined, { code: 'previous_response_not_found' }],
     ['background', { background: true }, undefined, { code: 'unsupported_parameter', param: 'background' }],
+    ['an empty input without instructions', { input: [] }, undefined, { param: 'input' }],
     ['a stored prompt', { prompt: { id: 'p' } }, undefined, { param: 'prompt' }],
     ['an item_reference', { input: [{ type: 'item_reference', id: 'x' }] }, undefined, { status: 404 }],
     ['an unknown item type', { input: [{ type: 'local_shell_call' }] }, undefined, { param: 'input[0].type' }],

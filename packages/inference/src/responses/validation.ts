@@ -150,5 +150,7 @@ export function validateResponsesRequest(request: ResponsesRequest, model: Model
   checkTools(request);
   checkTextFormat(request);
   if (typeof request.input === 'string') return;
+  if (request.input.length === 0 && !request.instructions)
+    throw refuse('input', "Invalid value for 'input': give at least one item, or `instructions`.");
   for (const [i, item] of request.input.entries()) checkItem(item, `input[${i}]`, model);
 }
