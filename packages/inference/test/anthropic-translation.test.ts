@@ -5,7 +5,7 @@ import { anthropicModelPage, toAnthropicModel } from '../src/anthropic/models.js
 import { toChatPrompt, toChatRequest } from '../src/anthropic/to-openai.js';
 import { validateMessages } from '../src/anthropic/validation.js';
 import type { MessagesRequest } from '../src/anthropic/wire.js';
-import { type ModelConfig, modelSchema } from '../src/config.js';
+import { upstreamModel } from './support/models.js';
 import { thrownProblem } from './support/problems.js';
 
 const request = (fields: Partial<MessagesRequest>): MessagesRequest => ({
@@ -14,14 +14,6 @@ const request = (fields: Partial<MessagesRequest>): MessagesRequest => ({
   messages: [{ role: 'user', content: 'Hi' }],
   ...fields,
 });
-
-const model = (modalities: string[] = ['text']): ModelConfig =>
-  modelSchema.parse({
-    id: 'acme/m',
-    contextLength: 4096,
-    modalities,
-    backend: { type: 'upstream', replicas: ['http://x'] },
-  });
 
 describe('Anthropic request → OpenAI chat request', () => {
   const cases: [string, Partial<MessagesRequest>, Record<string, unknown>][] = [
@@ -399,7 +391,10 @@ describe('OpenAI completion → Anthropic message', () => {
 });
 
 describe('Messages validation', () => {
-  const context = (modalities?: string[]) => ({ model: model(modalities), allowedMediaHosts: new Set(['ok.example']) });
+  const context = (modalities?: string[]) => ({
+    model: upstreamModel(modalities),
+    allowedMediaHosts: new Set(['ok.example']),
+  });
   const refused = (fields: Partial<MessagesRequest>, modalities?: string[]) =>
     thrownProblem(() => validateMessages(request(fields), context(modalities)));
   const user = (...content: unknown[]) => ({ messages: [{ role: 'user', content }] }) as Partial<MessagesRequest>;
@@ -644,7 +639,9 @@ describe('Anthropic errors and models', () => {
   });
 
   it('pages the model list with after_id and before_id', () => {
-    const models = ['a/1', 'a/2', 'a/3'].map((id) => toAnthropicModel({ ...model(), id, created: 1_735_689_600 }));
+    const models = ['a/1', 'a/2', 'a/3'].map((id) =>
+      toAnthropicModel({ ...upstreamModel(), id, created: 1_735_689_600 }),
+    );
     expect(models[0]).toEqual({
       type: 'model',
       id: 'a/1',

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type ModelConfig, modelSchema } from '../src/config.js';
 import { responseContext, responsesUsage, statusOf, toResponse } from '../src/responses/from-chat.js';
 import { ResponsesStream } from '../src/responses/stream.js';
 import { toChatRequest } from '../src/responses/to-chat.js';
 import { validateResponsesRequest } from '../src/responses/validation.js';
 import type { ResponsesRequest } from '../src/responses/wire.js';
+import { upstreamModel } from './support/models.js';
 import { thrownProblem } from './support/problems.js';
 
 const request = (fields: Partial<ResponsesRequest>): ResponsesRequest => ({ model: 'acme/m', input: 'Hi', ...fields });
@@ -195,17 +195,9 @@ describe('Responses request → chat request', () => {
   });
 });
 
-const model = (modalities: string[] = ['text']): ModelConfig =>
-  modelSchema.parse({
-    id: 'acme/m',
-    contextLength: 4096,
-    modalities,
-    backend: { type: 'upstream', replicas: ['http://x'] },
-  });
-
 describe('Responses validation', () => {
   const refused = (fields: Partial<ResponsesRequest>, modalities?: string[]) =>
-    thrownProblem(() => validateResponsesRequest(request(fields), model(modalities)));
+    thrownProblem(() => validateResponsesRequest(request(fields), upstreamModel(modalities)));
   const user = (...content: unknown[]) => ({ input: [{ role: 'user', content }] }) as Partial<ResponsesRequest>;
   const cases: [string, Partial<ResponsesRequest>, string[] | undefined, Record<string, unknown>][] = [
     ['previous_response_id', { previous_response_id: 'resp_1' }, undefined, { code: 'previous_response_not_found' }],

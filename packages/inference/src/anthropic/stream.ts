@@ -107,22 +107,8 @@ export class AnthropicStream extends ChatStreamTranslator {
     return anthropicErrorEvent('api_error', message);
   }
 
-  protected data(data: string): string {
-    if (this.done) return '';
-    if (data === '[DONE]') return this.finish();
-    if (this.started) {
-      const text = this.textOnlyChunk(data);
-      if (text !== undefined) return text;
-    }
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch {
-      return '';
-    }
-    if (!isObject(chunk)) return '';
-    if (chunk.error !== undefined) return this.fail('the model server failed while generating');
-    return this.chunk(chunk);
+  protected override unparsed(data: string): string | undefined {
+    return this.started ? this.textOnlyChunk(data) : undefined;
   }
 
   private messageStart(): string {
@@ -171,7 +157,7 @@ export class AnthropicStream extends ChatStreamTranslator {
     return `${start}${blockDelta(this.blocks - 1, `{"type":"text_delta","text":${data.slice(literalStart, literalEnd)}}`)}`;
   }
 
-  private chunk(chunk: Json): string {
+  protected chunk(chunk: Json): string {
     if (isObject(chunk.usage)) this.takeUsage(chunk.usage);
     let out = this.started ? '' : this.messageStart();
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
@@ -247,7 +233,7 @@ export class AnthropicStream extends ChatStreamTranslator {
     return out;
   }
 
-  private finish(): string {
+  protected finish(): string {
     let out = this.started ? '' : this.messageStart();
     for (const tool of this.tools.values()) {
       if (tool.sent) continue;

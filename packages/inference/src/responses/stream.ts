@@ -35,8 +35,6 @@ interface Call {
   index?: number;
 }
 
-const UPSTREAM_FAILED = 'the model server failed while generating';
-
 /**
  * Translates an upstream OpenAI chat SSE stream (usage always requested) into the Responses API's events, in
  * the order the SDKs check: `response.created` and `response.in_progress`; per output item
@@ -76,17 +74,7 @@ export class ResponsesStream extends ChatStreamTranslator {
     return this.emit('response.created', { response }) + this.emit('response.in_progress', { response });
   }
 
-  protected data(data: string): string {
-    if (this.done) return '';
-    if (data === '[DONE]') return this.finish();
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch {
-      return '';
-    }
-    if (!isObject(chunk)) return '';
-    if (chunk.error !== undefined) return this.fail(UPSTREAM_FAILED);
+  protected chunk(chunk: Json): string {
     if (isObject(chunk.usage)) this.usage = chunk.usage as ServedUsage;
     let out = this.start();
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
@@ -234,7 +222,7 @@ export class ResponsesStream extends ChatStreamTranslator {
     return out + this.emit('response.output_item.done', { output_index: index, item });
   }
 
-  private finish(): string {
+  protected finish(): string {
     let out = this.start() + this.closeOpen();
     for (const call of this.calls.values()) if (!call.item) out += this.wholeCall(call);
     this.done = true;
