@@ -69,6 +69,22 @@ describe('Responses request → chat request', () => {
       },
     ],
     [
+      'reasoning without text (codex replays content: null) adds no assistant turn',
+      {
+        input: [
+          { role: 'user', content: 'Hi' },
+          { type: 'reasoning', summary: [], content: null, encrypted_content: null },
+          { role: 'user', content: 'Again' },
+        ],
+      },
+      {
+        messages: [
+          { role: 'user', content: 'Hi' },
+          { role: 'user', content: 'Again' },
+        ],
+      },
+    ],
+    [
       'images in tool outputs go into one user message after the outputs',
       {
         input: [

@@ -74,8 +74,10 @@ function chatMessages(request: ResponsesRequest): ChatMessage[] {
       const text = plainText(item.content);
       if (text !== '') system.push(text);
     } else if (type === 'message' && item.role === 'assistant') assistant().text += plainText(item.content);
-    else if (type === 'reasoning') assistant().reasoning += reasoningText(item);
-    else if (type === 'function_call' || type === 'custom_tool_call') {
+    else if (type === 'reasoning') {
+      const reasoning = reasoningText(item);
+      if (reasoning !== '') assistant().reasoning += reasoning;
+    } else if (type === 'function_call' || type === 'custom_tool_call') {
       const args = type === 'function_call' ? item.arguments : JSON.stringify({ [CUSTOM_INPUT]: item.input });
       assistant().toolCalls.push({
         id: item.call_id,
