@@ -15,8 +15,8 @@ const PROVIDERS = {
   'openai-chat': { embeddings: true },
   /** `@ai-sdk/anthropic`: messages. */
   anthropic: { embeddings: false },
-  // `@ai-sdk/openai`'s default, `openai(model)`, speaks the Responses API, which needs `/v1/responses` (issue #27
-  // item 4, helper inf-responses): add `openai: { embeddings: true }` when it is served.
+  /** `@ai-sdk/openai`'s default, `openai(model)`: the Responses API. */
+  openai: { embeddings: true },
 } as const;
 type Provider = keyof typeof PROVIDERS;
 

@@ -68,9 +68,7 @@ describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', 
     expect(run.stdout).toContain(NOTES);
   });
 
-  // Needs tool_reference blocks inside tool_result (issue #27 item 3, helper inf-responses): today the gateway
-  // answers 400 and Claude Code falls back to sending every deferred tool.
-  it.skip('finds a deferred tool with tool search and calls it', async () => {
+  it('finds a deferred tool with tool search and calls it', async () => {
     suite.gateway.upstream.scriptToolCalls(
       'FIND-CRON',
       { name: 'ToolSearch', arguments: { query: 'select:CronList' } },
@@ -79,7 +77,7 @@ describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', 
     const from = suite.gateway.answered.length;
     const run = await ask('FIND-CRON: which cron jobs are scheduled?', { env: { ENABLE_TOOL_SEARCH: 'true' } });
     expect(run.code).toBe(0);
-    // Today: three 400s, then Claude Code gives up tool search and sends every deferred tool in full.
+    // Without tool_reference in tool results: three 400s, then Claude Code sends every deferred tool in full.
     expect(suite.gateway.answered.slice(from).map((a) => a.status)).not.toContain(400);
     expect(run.stdout.trim()).toBe(`${TOOL_SAID} No scheduled jobs.`);
   });
