@@ -58,7 +58,7 @@ export function settingColumns(settings: KeySettings, known: ReadonlySet<string>
   }
   if (settings.expires !== undefined) {
     if (settings.expires !== null && !(Number.isFinite(settings.expires) && settings.expires > now))
-      throw invalid('the expiry date must be in the future', 'expires');
+      throw invalid('the expiry must be a date in the future, like 2027-12-31', 'expires');
     columns.expires = settings.expires;
   }
   const rpm = positiveWhole(settings.requestsPerMinute, 'requests per minute', 'requests_per_minute');

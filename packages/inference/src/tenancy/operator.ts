@@ -27,13 +27,8 @@ import { type Delivery, type NewAnnouncement, outboxEntries, postAnnouncement } 
 import { invalid, notFound } from './errors.js';
 import { createKey, type NewKey, revokeKey } from './keys.js';
 import { fromMicro } from './pricing.js';
-import {
-  approveServiceRequest,
-  creditProject,
-  rejectServiceRequest,
-  setLimitsOfProject,
-  topUpCredits,
-} from './resources.js';
+import { creditProject, setLimitsOfProject, topUpCredits } from './resources.js';
+import { approveServiceRequest, rejectServiceRequest } from './service-desk.js';
 
 /** The operator's commands (the `atrium inference …` CLI): names and emails instead of ids. */
 export class OperatorCommands {
@@ -103,9 +98,14 @@ export class OperatorCommands {
 
   async decide(requestId: number, operatorEmail: string, approve: boolean) {
     const operator = await this.account(operatorEmail);
-    if (approve) return approveServiceRequest(this.db, operator, requestId);
-    await rejectServiceRequest(this.db, operator, requestId);
-    return { rejected: requestId };
+    const decided = await (approve ? approveServiceRequest : rejectServiceRequest)(
+      this.db,
+      operator,
+      requestId,
+      Date.now(),
+      this.delivery,
+    );
+    return { ...decided, credits: fromMicro(decided.credits) };
   }
 
   /** Gives the project its resource (if needed) and converts node hours of its allocation into credits. */
