@@ -37,11 +37,16 @@ function csvField(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** RFC 4180 CSV of a key's use per day and model, with a header row. */
+/** RFC 4180 CSV: a header row, then the rows. */
+export const toCsv = (header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number>>): string =>
+  `${[header, ...rows].map((row) => row.map(csvField).join(',')).join('\r\n')}\r\n`;
+
+/** A key's use per day and model as CSV. */
 export function usageCsv(alias: string, days: readonly DayUsage[]): string {
   const header = ['key', 'day', 'model', 'requests', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'credits'];
-  const lines = days.map((d) =>
-    [
+  return toCsv(
+    header,
+    days.map((d) => [
       alias,
       d.day,
       d.model,
@@ -50,9 +55,6 @@ export function usageCsv(alias: string, days: readonly DayUsage[]): string {
       d.completionTokens,
       d.promptTokens + d.completionTokens,
       fromMicro(d.credits),
-    ]
-      .map(csvField)
-      .join(','),
+    ]),
   );
-  return `${[header.join(','), ...lines].join('\r\n')}\r\n`;
 }
