@@ -23,7 +23,9 @@ export function describeInference(config: InferenceConfig, baseUrl: string): str
     lines.push(`              models: ${config.models.map((m) => m.id).join(', ')}`);
   }
   const demo = demoCredentials.get(config);
-  lines.push(`              web UI: ${baseUrl}/ui/  (projects, keys, usage; operators: credits, limits, announcements)`);
+  lines.push(
+    `              web UI: ${baseUrl}/ui/  (projects, keys, usage; operators: credits, limits, announcements)`,
+  );
   if (demo?.account) {
     lines.push(`              demo account: ${demo.account.email}  password: ${demo.account.password}`);
   } else if (withoutOperator.has(config)) {

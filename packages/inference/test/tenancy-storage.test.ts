@@ -12,8 +12,8 @@ import { addUsage, usageOfKey, usageTotalsOfKeys } from '../src/storage/usage.js
 import { createKey, revokeKey } from '../src/tenancy/keys.js';
 import { toMicro } from '../src/tenancy/pricing.js';
 import { createResourceInPortal, PORTAL_CATEGORY, PORTAL_OFFERING, topUpCredits } from '../src/tenancy/resources.js';
-import { approveServiceRequest, fileServiceRequest, rejectServiceRequest } from '../src/tenancy/service-desk.js';
 import { hashSecret } from '../src/tenancy/secrets.js';
+import { approveServiceRequest, fileServiceRequest, rejectServiceRequest } from '../src/tenancy/service-desk.js';
 import { DAY, seedProject, seedTenant, T0, withDatabase } from './support/tenancy.js';
 
 const ASK_PI = /principal investigator \(PI\) or deputy/;

@@ -84,7 +84,9 @@ function date(values: Values, name: keyof Values): number {
 function endDate(values: Values, name: keyof Values): number {
   const value = parseEndDate(required(values, name));
   if (Number.isNaN(value))
-    throw new UsageError(`--${name} must be a date such as 2027-12-31 (ends when that day ends, UTC) or 2027-12-31T12:00:00Z`);
+    throw new UsageError(
+      `--${name} must be a date such as 2027-12-31 (ends when that day ends, UTC) or 2027-12-31T12:00:00Z`,
+    );
   return value;
 }
 
@@ -210,7 +212,11 @@ async function run(
       return ops.usage({ project: values.project, alias: values.alias, model: values.model }, { from, to }, by);
     }
     default:
-      return ops.createKey(required(values, 'project'), { ...keySettings(values), alias: required(values, 'alias') }, models);
+      return ops.createKey(
+        required(values, 'project'),
+        { ...keySettings(values), alias: required(values, 'alias') },
+        models,
+      );
   }
 }
 

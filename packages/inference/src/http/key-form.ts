@@ -1,5 +1,5 @@
-import type { KeySettings } from '../tenancy/key-settings.js';
 import { parseEndDate } from '../tenancy/dates.js';
+import type { KeySettings } from '../tenancy/key-settings.js';
 import { numberField } from './ui-reply.js';
 
 /** The settings of the key forms (create and edit); a blank field means "none". */

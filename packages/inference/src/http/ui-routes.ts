@@ -22,14 +22,14 @@ import {
   PORTAL_OFFERING,
   SERVICE_DESK_SERVICE,
 } from '../tenancy/resources.js';
-import { approveServiceRequest, fileServiceRequest, rejectServiceRequest } from '../tenancy/service-desk.js';
 import { hashSecret } from '../tenancy/secrets.js';
+import { approveServiceRequest, fileServiceRequest, rejectServiceRequest } from '../tenancy/service-desk.js';
+import { usagePerDay } from '../tenancy/usage-days.js';
 import { connectPage } from '../ui/connect-page.js';
 import { html } from '../ui/html.js';
+import { dailyUsage } from '../ui/key-pages.js';
 import { OidcClient, type OidcSettings } from '../ui/oidc.js';
 import { accountPage, keyPage, signInPage, signOutNav } from '../ui/pages.js';
-import { usagePerDay } from '../tenancy/usage-days.js';
-import { dailyUsage } from '../ui/key-pages.js';
 import { keySettingsOf } from './key-form.js';
 import { registerKeyUiRoutes, usageRange } from './key-ui-routes.js';
 import { registerOidcRoutes } from './oidc-routes.js';

@@ -40,7 +40,11 @@ export function checkedAlias(alias: string): string {
  * The columns of the settings given (the alias aside), checked: positive budgets and limits, a known period,
  * models the gateway serves, an expiry after `now`. Columns of settings not given are left out.
  */
-export function settingColumns(settings: KeySettings, known: ReadonlySet<string>, now: number): Partial<SettingColumns> {
+export function settingColumns(
+  settings: KeySettings,
+  known: ReadonlySet<string>,
+  now: number,
+): Partial<SettingColumns> {
   const columns: Partial<SettingColumns> = {};
   const budget = positiveWhole(settings.budgetTokens, 'the token budget', 'budget_tokens');
   if (budget !== undefined) columns.budget_tokens = budget;

@@ -114,7 +114,8 @@ export const rejectServiceRequest = (
   requestId: number,
   now = Date.now(),
   delivery: Delivery = 'outbox',
-) => decide(db, operator, requestId, 'rejected', now, delivery, async () => ({
+) =>
+  decide(db, operator, requestId, 'rejected', now, delivery, async () => ({
     decision: 'rejected by the operators',
     credits: 0,
   }));

@@ -18,7 +18,8 @@ export const KEY_VARIABLE = 'ATRIUM_API_KEY';
  */
 export const baseAddresses = (base: string) => [
   {
-    clients: "OpenAI SDKs, codex, opencode, the AI SDK (all providers, createAnthropic included), LangChain's ChatOpenAI",
+    clients:
+      "OpenAI SDKs, codex, opencode, the AI SDK (all providers, createAnthropic included), LangChain's ChatOpenAI",
     setting: 'baseURL / base_url',
     address: `${base}/v1`,
   },

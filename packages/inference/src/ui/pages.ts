@@ -199,7 +199,11 @@ export function accountPage(view: AccountView): Html {
   return html`${errorBox(view.error)}${created}
 ${view.projects.length === 0 ? html`<section>You are not a member of any project.</section>` : view.projects.map((p) => projectSection(p, view))}
 ${view.requests ? requestQueue(view.requests, view.csrf) : ''}
-${subscription(view.optedOut, view.csrf, view.projects.some((p) => p.resource))}`;
+${subscription(
+  view.optedOut,
+  view.csrf,
+  view.projects.some((p) => p.resource),
+)}`;
 }
 
 /** `subscribed`: the account has access to a project with an inference resource (only they are emailed). */

@@ -1,0 +1,116 @@
+import { chromiumAvailable, launchChromium, measureContrast } from '@atrium/core/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileServiceRequest } from '../src/tenancy/service-desk.js';
+import { seedProject, seedTenant } from './support/tenancy.js';
+import { startUiApp, type UiApp } from './support/ui-app.js';
+
+async function seed(db: Parameters<typeof seedTenant>[0]) {
+  const now = Date.now();
+  const tenant = await seedTenant(db, {}, now);
+  const { key, secret } = await tenant.key({ alias: 'laptop', budgetTokens: 1000, resetPeriod: 'week' }, [], now);
+  const other = await seedProject(db, 'elsewhere', now);
+  await fileServiceRequest(
+    db,
+    other.pi,
+    { projectId: other.project.id, service: 'Inference API', text: 'for our agents', nodeHours: 5, cluster: 'c1' },
+    now,
+  );
+  return { tenant, other, keyId: key.id, secret };
+}
+
+describe.skipIf(!chromiumAvailable)('every page of the inference web UI: visible, contrasting controls', () => {
+  let app: UiApp<Awaited<ReturnType<typeof seed>>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    app = await startUiApp(seed);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  async function signedIn(email?: string, password?: string): Promise<BrowserContext> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${app.base}/ui/`);
+    if (email && password) {
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    } else {
+      await page.getByLabel('API key').fill(app.seeded.secret);
+      await page.getByRole('button', { name: 'Sign in with key' }).click();
+    }
+    await page.waitForSelector('header form[action="/ui/signout"]');
+    await page.close();
+    return context;
+  }
+
+  /** Opens every `<details>` so that the controls inside are measured too. */
+  const openDetails = (page: Page) =>
+    page.evaluate(`document.querySelectorAll('details').forEach((d) => { d.open = true; })`);
+
+  async function check(context: BrowserContext, paths: string[], status = 200) {
+    const page = await context.newPage();
+    for (const path of paths) {
+      const response = await page.goto(`${app.base}${path}`);
+      expect([path, response?.status()]).toEqual([path, status]);
+      await openDetails(page);
+      const { count, problems } = await measureContrast(page);
+      expect(count, path).toBeGreaterThan(0);
+      expect([path, problems]).toEqual([path, []]);
+    }
+    await page.close();
+  }
+
+  it('signed out: the sign-in page and the status page', async () => {
+    const context = await browser.newContext();
+    await check(context, ['/ui/', '/ui/status']);
+    await context.close();
+  });
+
+  it('a member: projects, connect, the key page; a refusal keeps the navigation and Sign out', async () => {
+    const context = await signedIn(app.seeded.tenant.member.email, 'm-password');
+    await check(context, ['/ui/', '/ui/connect', `/ui/keys/${app.seeded.keyId}`]);
+    await check(context, ['/ui/operator/models'], 403);
+    const page = await context.newPage();
+    await page.goto(`${app.base}/ui/operator/models`);
+    await expect(page.locator('header').getByRole('button', { name: 'Sign out' }).isVisible()).resolves.toBe(true);
+    await expect(page.locator('header').getByRole('link', { name: 'Connect your client' }).isVisible()).resolves.toBe(
+      true,
+    );
+    await context.close();
+  });
+
+  it('a PI of a project without a resource: the service-desk form and its requests', async () => {
+    const context = await signedIn(app.seeded.other.pi.email, 'pi-password');
+    await check(context, ['/ui/']);
+    const page = await context.newPage();
+    await page.goto(`${app.base}/ui/`);
+    expect(await page.getByTestId('project-requests').textContent()).toContain('pending');
+    await context.close();
+  });
+
+  it('an operator: home and every operator page', async () => {
+    const context = await signedIn(app.seeded.tenant.operator.email, 'op-password');
+    await check(context, [
+      '/ui/',
+      '/ui/operator/rates',
+      '/ui/operator/resources',
+      '/ui/operator/models',
+      '/ui/operator/announcements',
+      `/ui/keys/${app.seeded.keyId}`,
+    ]);
+    await context.close();
+  });
+
+  it('a key session: its usage and the connect page', async () => {
+    const context = await signedIn();
+    await check(context, ['/ui/', '/ui/connect']);
+    await context.close();
+  });
+});
