@@ -44,7 +44,8 @@ export function toActiveKey(row: ApiKeyRow, grant: GrantCoverage): ActiveKey {
 export const allowsModel = (key: ActiveKey, model: string): boolean =>
   key.allowedModels === undefined || key.allowedModels.has(model);
 
-const isoTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+/** To the second, as the other refusals give times. */
+const isoTime = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** Until when the key may be used: the end of the project's active grant or the key's expiry, the earlier. */
 export function accessUntil(key: ActiveKey): number {
