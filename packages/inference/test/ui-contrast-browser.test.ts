@@ -92,6 +92,10 @@ describe.skipIf(!chromiumAvailable)('every page of the inference web UI: visible
     const page = await context.newPage();
     await page.goto(`${app.base}/ui/`);
     expect(await page.getByTestId('project-requests').textContent()).toContain('pending');
+    // Not emailed (no project of theirs has a resource), and not told they are.
+    expect(await page.getByTestId('subscription').textContent()).toContain(
+      'You will receive announcement emails (maintenance, incidents, model changes) once a project of yours has an inference resource.',
+    );
     await context.close();
   });
 
