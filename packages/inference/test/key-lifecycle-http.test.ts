@@ -6,7 +6,7 @@ import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from 
 import { addGrant } from '../src/storage/projects.js';
 import type { InferenceDatabase } from '../src/storage/schema.js';
 import { usageOfKey } from '../src/storage/usage.js';
-import { editKey, rotateKey } from '../src/tenancy/keys.js';
+import { editKey, revokeKey, rotateKey } from '../src/tenancy/keys.js';
 import { startFixedUpstream } from './support/fixed-upstream.js';
 import { seedTenant } from './support/tenancy.js';
 
@@ -169,6 +169,7 @@ describeEachDialect('the project lifecycle and key management over HTTP', ({ dia
     const other = await otherMember(db, tenant.project.id);
     await expect(editKey(db, other, key.id, { budgetTokens: 5 }, models)).rejects.toThrow(/keys they created/);
     await expect(rotateKey(db, other, key.id)).rejects.toThrow(/keys they created/);
+    await expect(revokeKey(db, other, key.id)).rejects.toThrow(/keys they created/);
     expect((await editKey(db, tenant.pi, key.id, { budgetTokens: 5, alias: 'Renamed' }, models)).alias).toBe('Renamed');
     await tenant.key({ alias: 'taken' });
     await expect(editKey(db, tenant.member, key.id, { alias: ' TAKEN ' }, models)).rejects.toThrow(/already exists/);

@@ -1,3 +1,4 @@
+import { latestOutbox } from '@atrium/core';
 import { describeEachDialect } from '@atrium/core/testing';
 import type { Kysely } from 'kysely';
 import { expect, it } from 'vitest';
@@ -91,8 +92,13 @@ describeEachDialect('inference tenancy storage', ({ url }) => {
       expect(await allocationsOf(db, project.id)).toEqual([{ cluster: 'c1', node_hours: 992 }]);
 
       const second = await fileServiceRequest(db, pi, { ...input, nodeHours: 2 }, T0);
-      await rejectServiceRequest(db, operator, second.id, T0);
+      await rejectServiceRequest(db, operator, second.id, T0, 'smtp');
       expect((await serviceRequests(db, 'rejected')).map((r) => r.id)).toEqual([second.id]);
+      const mails = (await latestOutbox(db, 10)).map((m) => [m.recipient, m.subject, m.status]);
+      expect(mails).toEqual([
+        [pi.email, `[Atrium inference] Service-desk request #${second.id} rejected`, 'queued'],
+        [pi.email, `[Atrium inference] Service-desk request #${request.id} approved`, 'outbox'],
+      ]);
       await topUpCredits(db, operator, project.id, 5);
       expect((await resourceOfProject(db, project.id))?.credits_total).toBe(toMicro(105));
       await expect(topUpCredits(db, pi, project.id, 5)).rejects.toThrow(/operators/);

@@ -112,9 +112,18 @@ describe.skipIf(!chromiumAvailable)('every page of the inference web UI: visible
     await context.close();
   });
 
-  it('a key session: its usage and the connect page', async () => {
+  it('a key session: its usage and the connect page; its CSV, which a PI of another project may not read', async () => {
     const context = await signedIn();
     await check(context, ['/ui/', '/ui/connect']);
-    await context.close();
+    const csv = `${app.base}/ui/keys/${app.seeded.keyId}/usage.csv`;
+    const own = await context.request.get(csv);
+    expect([own.status(), own.headers()['content-type'], (await own.text()).split('\r\n')[0]]).toEqual([
+      200,
+      'text/csv; charset=utf-8',
+      'key,day,model,requests,prompt_tokens,completion_tokens,total_tokens,credits',
+    ]);
+    const outsider = await signedIn(app.seeded.other.pi.email, 'pi-password');
+    expect((await outsider.request.get(csv)).status()).toBe(403);
+    await Promise.all([context.close(), outsider.close()]);
   });
 });

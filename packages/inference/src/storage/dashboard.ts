@@ -10,7 +10,7 @@ export type DashboardProject = Awaited<ReturnType<typeof projectsOf>>[number] & 
   grants: Array<{ starts: number; ends: number }>;
   allocations: Array<{ cluster: string; node_hours: number }>;
   resource: InferenceResource | undefined;
-  keys: Array<ApiKeyRow & { requests: number; tokens: number; created_by_email: string | null }>;
+  keys: Array<ApiKeyRow & { requests: number; tokens: number; credits: number; created_by_email: string | null }>;
   /** The project's service-desk requests, newest first (shown to its PI and deputy). */
   requests: ServiceRequest[];
 };
@@ -67,7 +67,12 @@ export async function accountDashboard(
       .filter((k) => k.project_id === project.id)
       .map((k) => {
         const t = totals.get(k.id);
-        return { ...k, requests: t?.requests ?? 0, tokens: (t?.prompt_tokens ?? 0) + (t?.completion_tokens ?? 0) };
+        return {
+          ...k,
+          requests: t?.requests ?? 0,
+          tokens: (t?.prompt_tokens ?? 0) + (t?.completion_tokens ?? 0),
+          credits: t?.credits ?? 0,
+        };
       }),
   }));
 }

@@ -51,6 +51,7 @@ export async function fileServiceRequest(
 async function queueDecisionMail(
   trx: Kysely<InferenceDatabase>,
   request: ServiceRequest,
+  status: 'approved' | 'rejected',
   decision: string,
   now: number,
   delivery: Delivery,
@@ -60,7 +61,7 @@ async function queueDecisionMail(
   await queueEmails<InferenceDatabase>(trx, [
     {
       recipient: requester.email,
-      subject: `[Atrium inference] Service-desk request #${request.id} ${decision.split(':')[0]}`,
+      subject: `[Atrium inference] Service-desk request #${request.id} ${status}`,
       body: `Your service-desk request #${request.id} for ${request.node_hours} node hours on cluster ${request.cluster} was ${decision}.\n\nRequest: ${request.text}\n\nThe web UI shows your project's requests and their state.`,
       created: now,
       status: delivery === 'smtp' ? 'queued' : 'outbox',
@@ -87,7 +88,7 @@ async function decide(
     if (!(await decideServiceRequest(trx, requestId, status, operator.id, now)))
       throw conflict('already_decided', `service request ${requestId} was already ${request.status}`);
     const { decision, credits } = await then(request, trx);
-    await queueDecisionMail(trx, request, decision, now, delivery);
+    await queueDecisionMail(trx, request, status, decision, now, delivery);
     return { id: requestId, status, credits };
   });
 }

@@ -64,7 +64,9 @@ export function keyPage(view: KeyView): Html {
 <tr><th>Period</th><td>${key.reset_period ?? 'never resets'}</td></tr>
 <tr><th>Next reset</th><td data-testid="next-reset">${Number.isFinite(window.end) ? time(window.end) : '—'}</td></tr>
 <tr><th>Credits left on the resource</th><td>${view.resource ? fromMicro(view.resource.credits_total - view.resource.credits_used) : '—'}</td></tr>
-<tr><th>Models</th><td>${key.allowed_models ? (JSON.parse(key.allowed_models) as string[]).join(', ') : 'all'}</td></tr></table></section>
+<tr><th>Models</th><td>${key.allowed_models ? (JSON.parse(key.allowed_models) as string[]).join(', ') : 'all'}</td></tr>
+<tr><th>Own limits</th><td>${keyLimits(key)}</td></tr>
+<tr><th>Works until</th><td>${key.expires === null ? 'no expiry (while the project has an active grant)' : `the end of ${lastDayBefore(key.expires)} (UTC)`}</td></tr></table></section>
 <section><h2>Tokens per hour, last 7 days</h2>${usageChart(view.points, view.from, view.to)}
 <table data-testid="usage"><tr><th>Model</th><th>Requests</th><th>Prompt tokens</th><th>Completion tokens</th></tr>
 ${view.perModel.map((m) => html`<tr><td>${m.model}</td><td>${m.requests}</td><td>${m.prompt_tokens}</td><td>${m.completion_tokens}</td></tr>`)}</table></section>`;
@@ -112,7 +114,7 @@ ${project.keys.map(
   ) => html`<tr><td>${k.alias} <span class="muted">…${k.secret_hint}</span></td><td>${day(k.created)}<br><span class="muted">${k.created_by_email ?? 'operator'}</span></td><td>${k.budget_tokens ?? '—'}</td>
 <td>${k.reset_period ?? '—'}</td><td>${k.allowed_models ? (JSON.parse(k.allowed_models) as string[]).join(', ') : 'all'}</td>
 <td>${keyLimits(k)}</td><td>${k.expires === null ? '—' : lastDayBefore(k.expires)}</td>
-<td>${k.last_used ? time(k.last_used) : 'never'}</td><td>${k.requests} requests, ${k.tokens} tokens</td>
+<td>${k.last_used ? time(k.last_used) : 'never'}</td><td>${k.requests} requests, ${k.tokens} tokens, ${fromMicro(k.credits)} credits</td>
 <td>${keyActions(project, view, k)}</td></tr>`,
 )}</table>`;
 }
