@@ -1,6 +1,7 @@
 import { chromiumAvailable, launchChromium, measureContrast } from '@atrium/core/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProject, setMember } from '../src/storage/projects.js';
 import { fileServiceRequest } from '../src/tenancy/service-desk.js';
 import { seedProject, seedTenant } from './support/tenancy.js';
 import { startUiApp, type UiApp } from './support/ui-app.js';
@@ -16,6 +17,8 @@ async function seed(db: Parameters<typeof seedTenant>[0]) {
     { projectId: other.project.id, service: 'Inference API', text: 'for our agents', nodeHours: 5, cluster: 'c1' },
     now,
   );
+  const lapsed = await createProject(db, 'lapsed', 'elsewhere', now);
+  await setMember(db, lapsed.id, other.pi.id, 'pi');
   return { tenant, other, keyId: key.id, secret };
 }
 
@@ -86,12 +89,15 @@ describe.skipIf(!chromiumAvailable)('every page of the inference web UI: visible
     await context.close();
   });
 
-  it('a PI of a project without a resource: the service-desk form and its requests', async () => {
+  it('a PI of projects without a resource: the service-desk form and its requests, or why there is none', async () => {
     const context = await signedIn(app.seeded.other.pi.email, 'pi-password');
     await check(context, ['/ui/']);
     const page = await context.newPage();
     await page.goto(`${app.base}/ui/`);
     expect(await page.getByTestId('project-requests').textContent()).toContain('pending');
+    expect(await page.locator('section[data-project="lapsed"]').textContent()).toContain(
+      'An inference resource can be requested while the project has an active grant',
+    );
     // Not emailed (no project of theirs has a resource), and not told they are.
     expect(await page.getByTestId('subscription').textContent()).toContain(
       'You will receive announcement emails (maintenance, incidents, model changes) once a project of yours has an inference resource.',

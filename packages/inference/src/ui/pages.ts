@@ -139,7 +139,12 @@ export function keyLimitFields(
 <label>Tokens per minute (optional) <input name="tpm" inputmode="numeric" pattern="[0-9]*" value="${k.tokens_per_minute ?? ''}"></label>`;
 }
 
-function resourceRequestForm(project: DashboardProject, view: AccountView): Html {
+/** The portal order or service-desk form, or why the project cannot ask yet (no active grant, no allocation). */
+function resourceRequestForm(project: DashboardProject, view: AccountView, active: boolean): Html {
+  if (!active)
+    return html`<p>An inference resource can be requested while the project has an active grant; ask the operators to record the new grant.</p>`;
+  if (project.allocations.length === 0)
+    return html`<p>An inference resource is paid with node hours of an allocation; the project has none yet. Ask the operators.</p>`;
   const clusters = project.allocations.map((a) => html`<option>${a.cluster}</option>`);
   if (project.organisation === view.designatedOrganisation) {
     return html`<form method="post" action="/ui/projects/${project.id}/resource">${csrfField(view.csrf)}
@@ -176,7 +181,7 @@ ${
     ? html`<p>Inference resource: <strong data-testid="credits">${fromMicro(resource.credits_total - resource.credits_used)}</strong> credits left of ${fromMicro(resource.credits_total)}</p>
 ${keyRows(project, view)}${active ? createKeyForm(project, view) : ''}`
     : manages
-      ? resourceRequestForm(project, view)
+      ? resourceRequestForm(project, view, active)
       : html`<p>This project has no inference resource yet. Ask the project's PI or deputy to request one.</p>`
 }${projectRequests(project)}</section>`;
 }
