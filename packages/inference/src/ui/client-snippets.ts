@@ -70,7 +70,10 @@ export CLAUDE_CODE_MAX_CONTEXT_TOKENS=${context}`,
     anthropicSdk: `import Anthropic from '@anthropic-ai/sdk';
 
 // the base address without /v1: the SDK adds /v1/messages
-const client = new Anthropic({ baseURL: '${base}', apiKey: process.env.${KEY_VARIABLE} });
+const client = new Anthropic({
+  baseURL: '${base}',
+  apiKey: process.env.${KEY_VARIABLE},
+});
 const message = await client.messages.create({
   model: '${model}',
   max_tokens: ${output},
@@ -111,7 +114,11 @@ import { generateText } from 'ai';
 
 const apiKey = process.env.${KEY_VARIABLE};
 // chat completions
-const atrium = createOpenAICompatible({ name: 'atrium', baseURL: '${base}/v1', apiKey });
+const atrium = createOpenAICompatible({
+  name: 'atrium',
+  baseURL: '${base}/v1',
+  apiKey,
+});
 // openai(model) uses the Responses API, openai.chat(model) chat completions
 const openai = createOpenAI({ baseURL: '${base}/v1', apiKey });
 // the Messages API: this provider's baseURL includes /v1
