@@ -37,7 +37,7 @@ describe.skipIf(!chromiumAvailable)('every page of the bench console: visible, c
 
   it('signed out: log-in, sign-up, the public perf pages', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await check(context, ['/auth/login', '/auth/signup', '/perf', '/perf/the-computer']);
+    await check(context, ['/auth/login', '/auth/signup', '/perf', '/perf/the-computer', '/perf/the-computer/embed']);
     await context.close();
   });
 
@@ -49,6 +49,7 @@ describe.skipIf(!chromiumAvailable)('every page of the bench console: visible, c
     const alert = seeded.regression.alerts[0].uuid as string;
     await check(context, [
       '/console',
+      '/console/organizations',
       `/console/organizations/${seeded.org.slug}/projects`,
       `/console/organizations/${seeded.org.slug}/members`,
       `/console/organizations/${seeded.org.slug}/settings`,
@@ -70,6 +71,7 @@ describe.skipIf(!chromiumAvailable)('every page of the bench console: visible, c
       `${project}/settings`,
       '/console/users/muriel-bagge/settings',
       '/console/users/muriel-bagge/keys',
+      '/console/users/muriel-bagge/tokens',
       `/perf/the-computer`,
     ]);
     await context.close();
