@@ -74,9 +74,7 @@ describe.skipIf(prepared.skip)('Vercel AI SDK through the gateway', () => {
       expect(outcome.ms).toBeLessThan(10_000);
     });
 
-    // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
-
-    it.skip('throws a key past its grant', () => {
+    it('throws a key past its grant', () => {
       expect(outcomes[provider].pastGrant?.error).toMatch(/grant ended/);
     });
   });

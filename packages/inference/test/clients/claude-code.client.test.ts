@@ -88,9 +88,7 @@ describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', 
     expect(run.code).not.toBe(0);
     expect(`${run.stdout}${run.stderr}`).toMatch(/budget/i);
   });
-
-  // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
-  it.skip('shows a key past its grant as an error', async () => {
+  it('shows a key past its grant as an error', async () => {
     const run = await ask('Say hello.', { key: await suite.gateway.keyPastGrant() });
     expect(run.code).not.toBe(0);
     expect(`${run.stdout}${run.stderr}`).toMatch(/grant ended/);

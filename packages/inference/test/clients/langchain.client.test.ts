@@ -52,9 +52,7 @@ describe.skipIf(prepared.skip)('LangChain JS (ChatOpenAI, OpenAIEmbeddings) thro
     expect(outcome.ms).toBeLessThan(10_000);
   });
 
-  // Needs refusal after the grant's end (issue #27 item 5, helper inf-projects): today the key still works.
-
-  it.skip('throws a key past its grant', () => {
+  it('throws a key past its grant', () => {
     expect(outcomes.pastGrant?.error).toMatch(/grant ended/);
   });
 
