@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type { Source } from '../source.js';
+import {
+  type BrowseComment,
+  type BrowseLog,
+  firstComments,
+  firstLogs,
+  type LinkedNode,
+  linksOf,
+  retrievedFolder,
+  userNames,
+} from '../storage/aiida/browse.js';
+import { findByUuidPrefix, memoCount } from '../storage/aiida/entities.js';
+import { computerLabels, getNodeById, type LinkDirection, type NodeContent } from '../storage/aiida/nodes.js';
+import { CALCJOB_NODE_TYPE, isProcess } from '../wire/node-types.js';
+import type { RepositoryTree } from '../wire/repository-tree.js';
+import { NODES } from '../wire/resources.js';
+import { type ArrayView, loadArrays } from './arrays.js';
+import type { Neighbourhood } from './graph-svg.js';
+
+/** Links listed per direction on a node page; the graph shows the first few of them. */
+export const LINKS_LISTED = 100;
+export const GRAPH_FIRST_LEVEL = 10;
+export const GRAPH_EXPANDED = 6;
+export const GRAPH_PER_NODE = 4;
+const COMMENTS_SHOWN = 100;
+const LOGS_SHOWN = 200;
+
+export interface NodeView {
+  source: string;
+  node: NodeContent;
+  user: string;
+  computer?: string;
+  incoming: LinkedNode[];
+  outgoing: LinkedNode[];
+  totals: { incoming: number; outgoing: number };
+  graph: Neighbourhood;
+  comments: BrowseComment[];
+  logs?: BrowseLog[];
+  /** A CalcJob's retrieved folder. */
+  retrieved?: { uuid: string; tree: RepositoryTree };
+  arrays?: ArrayView[];
+  sizeOf(key: string): number | undefined;
+}
+
+async function linkTotal(source: Source, nodeId: number, direction: LinkDirection, listed: number) {
+  if (listed < LINKS_LISTED) return listed;
+  const column = sql.raw(direction === 'incoming' ? 'output_id' : 'input_id');
+  return memoCount(source.store, sql<{ n: number }>`select count(*) as n from db_dblink where ${column} = ${nodeId}`);
+}
+
+/** Everything a node page shows, in a bounded number of bounded statements; undefined for an unknown uuid. */
+export async function loadNodeView(source: Source, uuid: string): Promise<NodeView | undefined> {
+  const store = source.store;
+  const [found] = await findByUuidPrefix(store, NODES, uuid);
+  if (!found || found.uuid !== uuid) return undefined;
+  const id = Number(found.id);
+  const [node, incoming, outgoing, comments] = await Promise.all([
+    getNodeById(store, id),
+    linksOf(store, [id], 'incoming', LINKS_LISTED),
+    linksOf(store, [id], 'outgoing', LINKS_LISTED),
+    firstComments(store, id, COMMENTS_SHOWN),
+  ]);
+  if (!node) return undefined;
+  const firstIn = incoming.slice(0, GRAPH_FIRST_LEVEL);
+  const firstOut = outgoing.slice(0, GRAPH_FIRST_LEVEL);
+  const expand = (links: LinkedNode[]) => links.slice(0, GRAPH_EXPANDED).map((l) => l.id);
+  const [incoming2, outgoing2, inTotal, outTotal, users, computers, logs, retrieved, arrays] = await Promise.all([
+    linksOf(store, expand(firstIn), 'incoming', GRAPH_PER_NODE),
+    linksOf(store, expand(firstOut), 'outgoing', GRAPH_PER_NODE),
+    linkTotal(source, id, 'incoming', incoming.length),
+    linkTotal(source, id, 'outgoing', outgoing.length),
+    userNames(store),
+    computerLabels(store),
+    isProcess(node.node_type) ? firstLogs(store, id, LOGS_SHOWN) : undefined,
+    node.node_type === CALCJOB_NODE_TYPE ? retrievedFolder(store, id) : undefined,
+    loadArrays(source, node),
+  ]);
+  const totals = { incoming: inTotal, outgoing: outTotal };
+  const computer = node.dbcomputer_id === null ? undefined : computers.get(node.dbcomputer_id);
+  return {
+    source: source.name,
+    node,
+    user: users.get(node.user_id) ?? `user ${node.user_id}`,
+    ...(computer !== undefined ? { computer } : {}),
+    incoming,
+    outgoing,
+    totals,
+    graph: { centre: node, incoming: firstIn, outgoing: firstOut, incoming2, outgoing2, totals },
+    comments,
+    ...(logs ? { logs } : {}),
+    ...(retrieved ? { retrieved } : {}),
+    ...(arrays ? { arrays } : {}),
+    sizeOf: (key) => source.objects.size(key),
+  };
+}
