@@ -43,10 +43,12 @@ export function arrayPlot(
   attributes: Record<string, unknown>,
   bands: boolean,
 ): Pick<ArrayView, 'plot' | 'note'> {
-  const [rows = 0, columns = 1, ...rest] = shape;
-  if (rest.length > 0 || shape.length === 0) return { note: `${shape.length}-dimensional: not plotted` };
+  // Singleton axes (a 1 × 5 × 3 array of one frame) do not change what is plotted.
+  const squeezed = shape.filter((n) => n !== 1);
+  const [rows = 0, columns = 1, ...rest] = squeezed;
+  if (rest.length > 0 || shape.length === 0) return { note: `${squeezed.length}-dimensional: not plotted` };
   if (rows < 2) return { note: 'fewer than two points: not plotted' };
-  const series = columnsOf(values, rows, shape.length === 1 ? 1 : columns);
+  const series = columnsOf(values, rows, squeezed.length === 1 ? 1 : columns);
   const plot: Plot = { series, yLabel: name };
   if (bands && name === 'bands') {
     const marks = bandMarks(attributes);
