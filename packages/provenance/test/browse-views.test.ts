@@ -240,6 +240,14 @@ describe('structures, plots and values', () => {
     const table = valueTable({ '<k>': { inner: [1, 2] }, s: '<b>' }).text;
     expect(table).toContain('<th scope="row">&lt;k&gt;</th><td><table class="dict"><tr><th scope="row">inner</th>');
     expect(table).toContain('<td>&lt;b&gt;</td>');
+    const wide = Object.fromEntries(
+      Array.from({ length: 40 }, (_, i) => [
+        `k${i}`,
+        Object.fromEntries(Array.from({ length: 40 }, (_, j) => [`j${j}`, j])),
+      ]),
+    );
+    const rows = (text: string) => text.split('<tr>').length - 1;
+    expect(rows(valueTable(wide).text)).toBe(1000 + 16);
     expect(jsonText({ a: 'x'.repeat(50) }, 20)).toBe('{\n  "a": "xxxxxxxxxx\n… (43 more characters)');
   });
 

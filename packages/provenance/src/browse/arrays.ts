@@ -6,8 +6,8 @@ import { readPrefix } from './object-read.js';
 import { MAX_SERIES, type Plot } from './plot-svg.js';
 
 /** `.npy` files read for a plot at most (bytes), and arrays per node. */
-export const MAX_ARRAY_BYTES = 8 * 1024 * 1024;
-const MAX_ARRAYS = 8;
+export const MAX_ARRAY_BYTES = 2 * 1024 * 1024;
+const MAX_ARRAYS = 6;
 
 export interface ArrayView {
   name: string;

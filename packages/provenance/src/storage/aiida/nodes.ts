@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { RepositoryTree } from '../../wire/repository-tree.js';
 import { NODES } from '../../wire/resources.js';
+import { retrievedFolder } from './browse.js';
 import { compileCondition } from './conditions.js';
 import {
   entityColumn,
@@ -13,7 +14,7 @@ import {
   type Row,
 } from './entities.js';
 import type { AiidaStore } from './open.js';
-import { toDate, toJson } from './rows.js';
+import { toDate } from './rows.js';
 
 export type LinkDirection = 'incoming' | 'outgoing';
 
@@ -136,15 +137,9 @@ export async function listLogs(store: AiidaStore, nodeId: number): Promise<LogRe
   return rows.map((r) => ({ ...r, time: toDate(r.time) }));
 }
 
-/** The node a `create` link labelled `retrieved` points to (a CalcJob's retrieved folder). */
+/** The repository of the node a `create` link labelled `retrieved` points to (a CalcJob's retrieved folder). */
 export async function findRetrievedRepository(store: AiidaStore, nodeId: number): Promise<RepositoryTree | undefined> {
-  const { rows } = await sql<{ repository_metadata: unknown }>`
-    select e.repository_metadata from db_dblink as l join db_dbnode as e on e.id = l.output_id
-    where l.input_id = ${nodeId} and l.type = 'create' and l.label = 'retrieved' order by e.id limit 1`.execute(
-    store.db,
-  );
-  const row = rows[0];
-  return row ? ((toJson(row.repository_metadata) ?? {}) as RepositoryTree) : undefined;
+  return (await retrievedFolder(store, nodeId))?.tree;
 }
 
 export async function findNodeByPk(store: AiidaStore, id: number): Promise<Row | undefined> {
