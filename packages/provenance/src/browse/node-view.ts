@@ -6,15 +6,14 @@ import {
   firstComments,
   firstLogs,
   type LinkedNode,
-  linksOf,
+  linksAround,
   retrievedFolder,
   userNames,
 } from '../storage/aiida/browse.js';
-import { findByUuidPrefix, memoCount } from '../storage/aiida/entities.js';
-import { computerLabels, getNodeById, type LinkDirection, type NodeContent } from '../storage/aiida/nodes.js';
+import { memoCount } from '../storage/aiida/entities.js';
+import { computerLabels, getNodeByUuid, type LinkDirection, type NodeContent } from '../storage/aiida/nodes.js';
 import { CALCJOB_NODE_TYPE, isProcess } from '../wire/node-types.js';
 import type { RepositoryTree } from '../wire/repository-tree.js';
-import { NODES } from '../wire/resources.js';
 import { type ArrayView, loadArrays } from './arrays.js';
 import type { Neighbourhood } from './graph-svg.js';
 
@@ -49,35 +48,36 @@ async function linkTotal(source: Source, nodeId: number, direction: LinkDirectio
   return memoCount(source.store, sql<{ n: number }>`select count(*) as n from db_dblink where ${column} = ${nodeId}`);
 }
 
-/** Everything a node page shows, in a bounded number of bounded statements; undefined for an unknown uuid. */
+/** Everything a node page shows, in two rounds of bounded statements; undefined for an unknown uuid. */
 export async function loadNodeView(source: Source, uuid: string): Promise<NodeView | undefined> {
   const store = source.store;
-  const [found] = await findByUuidPrefix(store, NODES, uuid);
-  if (!found || found.uuid !== uuid) return undefined;
-  const id = Number(found.id);
-  const [node, incoming, outgoing, comments] = await Promise.all([
-    getNodeById(store, id),
-    linksOf(store, [id], 'incoming', LINKS_LISTED),
-    linksOf(store, [id], 'outgoing', LINKS_LISTED),
-    firstComments(store, id, COMMENTS_SHOWN),
-  ]);
+  const node = await getNodeByUuid(store, uuid);
   if (!node) return undefined;
-  const firstIn = incoming.slice(0, GRAPH_FIRST_LEVEL);
-  const firstOut = outgoing.slice(0, GRAPH_FIRST_LEVEL);
-  const expand = (links: LinkedNode[]) => links.slice(0, GRAPH_EXPANDED).map((l) => l.id);
-  const [incoming2, outgoing2, inTotal, outTotal, users, computers, logs, retrieved, arrays] = await Promise.all([
-    linksOf(store, expand(firstIn), 'incoming', GRAPH_PER_NODE),
-    linksOf(store, expand(firstOut), 'outgoing', GRAPH_PER_NODE),
-    linkTotal(source, id, 'incoming', incoming.length),
-    linkTotal(source, id, 'outgoing', outgoing.length),
+  const { id } = node;
+  const [links, comments, users, computers, logs, retrieved, arrays] = await Promise.all([
+    linksAround(store, id, { listed: LINKS_LISTED, expanded: GRAPH_EXPANDED, perNode: GRAPH_PER_NODE }),
+    firstComments(store, id, COMMENTS_SHOWN),
     userNames(store),
     computerLabels(store),
     isProcess(node.node_type) ? firstLogs(store, id, LOGS_SHOWN) : undefined,
     node.node_type === CALCJOB_NODE_TYPE ? retrievedFolder(store, id) : undefined,
     loadArrays(source, node),
   ]);
+  const { incoming, outgoing, incoming2, outgoing2 } = links;
+  const [inTotal, outTotal] = await Promise.all([
+    linkTotal(source, id, 'incoming', incoming.length),
+    linkTotal(source, id, 'outgoing', outgoing.length),
+  ]);
   const totals = { incoming: inTotal, outgoing: outTotal };
   const computer = node.dbcomputer_id === null ? undefined : computers.get(node.dbcomputer_id);
+  const graph = {
+    centre: node,
+    incoming: incoming.slice(0, GRAPH_FIRST_LEVEL),
+    outgoing: outgoing.slice(0, GRAPH_FIRST_LEVEL),
+    incoming2,
+    outgoing2,
+    totals,
+  };
   return {
     source: source.name,
     node,
@@ -86,7 +86,7 @@ export async function loadNodeView(source: Source, uuid: string): Promise<NodeVi
     incoming,
     outgoing,
     totals,
-    graph: { centre: node, incoming: firstIn, outgoing: firstOut, incoming2, outgoing2, totals },
+    graph,
     comments,
     ...(logs ? { logs } : {}),
     ...(retrieved ? { retrieved } : {}),

@@ -14,7 +14,7 @@ import { BROWSE_CSP } from '../browse/shell.js';
 import { nodeHref } from '../browse/values.js';
 import type { OpenedSource } from '../open-source.js';
 import { findByUuidPrefix } from '../storage/aiida/entities.js';
-import { getNodeById } from '../storage/aiida/nodes.js';
+import { getNodeByUuid } from '../storage/aiida/nodes.js';
 import { NODES } from '../wire/resources.js';
 import { isUuidLike } from './api-call.js';
 import { overloadProblem } from './error-handler.js';
@@ -68,8 +68,7 @@ export function browseRoutes(sources: readonly OpenedSource[], timeoutMs: number
     return source;
   };
   const nodeOf = async (source: OpenedSource, uuid: string) => {
-    const [found] = UUID.test(uuid) ? await findByUuidPrefix(source.store, NODES, uuid) : [];
-    const node = found && (await getNodeById(source.store, Number(found.id)));
+    const node = UUID.test(uuid) ? await getNodeByUuid(source.store, uuid) : undefined;
     if (!node) throw new HttpError(404, 'not_found', `No node with the UUID ${uuid} is in ${source.name}.`);
     return node;
   };

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { RepositoryTree } from '../../wire/repository-tree.js';
 import type { Row } from './entities.js';
 import type { LinkDirection } from './nodes.js';
@@ -29,31 +29,59 @@ const summary = (row: Row): NodeSummary => ({
   label: String(row.label ?? ''),
 });
 
+/** The links of a node and, for the graph, of its first linked nodes: what `linksAround` answers. */
+export interface LinksAround {
+  incoming: LinkedNode[];
+  outgoing: LinkedNode[];
+  /** Incoming links of the first `expanded` incoming nodes, and outgoing links of the first outgoing ones. */
+  incoming2: LinkedNode[];
+  outgoing2: LinkedNode[];
+}
+
+const PARTS = { incoming: 'in', outgoing: 'out' } as const;
+
 /**
- * The first `perNode` links of each node of `from` in one direction (ordered by link id), as one statement
- * of one bounded subquery per node: a node with thousands of links reads only its first `perNode`.
+ * The first `listed` links of a node each way (by link id) and the first `perNode` links further out of each
+ * of its first `expanded` linked nodes, as one statement: one bounded subquery per node (a linked node is the
+ * link at offset k of the centre's), so a node with thousands of links reads only the rows it shows.
  */
-export async function linksOf(
+export async function linksAround(
   store: AiidaStore,
-  from: readonly number[],
-  direction: LinkDirection,
-  perNode: number,
-): Promise<LinkedNode[]> {
-  if (from.length === 0) return [];
-  const [near, far] = direction === 'incoming' ? ['output_id', 'input_id'] : ['input_id', 'output_id'];
-  const parts = from.map(
-    (id, i) => sql`select * from (select l.${sql.raw(near)} as from_id, l.label as link_label, l.type as link_type,
-      e.id, e.uuid, e.node_type, e.process_type, e.label
+  nodeId: number,
+  { listed, expanded, perNode }: { listed: number; expanded: number; perNode: number },
+): Promise<LinksAround> {
+  const parts: RawBuilder<unknown>[] = [];
+  const part = (direction: LinkDirection, parent: RawBuilder<unknown>, limit: number, tag: string) => {
+    const [near, far] = direction === 'incoming' ? ['output_id', 'input_id'] : ['input_id', 'output_id'];
+    parts.push(sql`select * from (select ${sql.lit(tag)} as part, l.${sql.raw(near)} as from_id, l.label as link_label,
+      l.type as link_type, e.id, e.uuid, e.node_type, e.process_type, e.label
       from db_dblink as l join db_dbnode as e on e.id = l.${sql.raw(far)}
-      where l.${sql.raw(near)} = ${id} order by l.id limit ${perNode}) as ${sql.raw(`s${i}`)}`,
-  );
+      where l.${sql.raw(near)} = ${parent} order by l.id limit ${limit}) as ${sql.raw(`s${parts.length}`)}`);
+  };
+  for (const direction of ['incoming', 'outgoing'] as const) {
+    const [near, far] = direction === 'incoming' ? ['output_id', 'input_id'] : ['input_id', 'output_id'];
+    part(direction, sql`${nodeId}`, listed, PARTS[direction]);
+    for (let k = 0; k < expanded; k++) {
+      const linked = sql`(select ${sql.raw(far)} from db_dblink where ${sql.raw(near)} = ${nodeId} order by id limit 1 offset ${k})`;
+      part(direction, linked, perNode, `${PARTS[direction]}2`);
+    }
+  }
   const { rows } = await sql<Row>`${sql.join(parts, sql` union all `)}`.execute(store.db);
-  return rows.map((row) => ({
-    ...summary(row),
-    from: Number(row.from_id),
-    link_label: String(row.link_label ?? ''),
-    link_type: String(row.link_type ?? ''),
-  }));
+  const found: Record<string, LinkedNode[]> = { in: [], out: [], in2: [], out2: [] };
+  for (const row of rows) {
+    found[String(row.part)]?.push({
+      ...summary(row),
+      from: Number(row.from_id),
+      link_label: String(row.link_label ?? ''),
+      link_type: String(row.link_type ?? ''),
+    });
+  }
+  return {
+    incoming: found.in ?? [],
+    outgoing: found.out ?? [],
+    incoming2: found.in2 ?? [],
+    outgoing2: found.out2 ?? [],
+  };
 }
 
 /** The `create` output labelled `retrieved` of a CalcJob (its retrieved FolderData), if any. */

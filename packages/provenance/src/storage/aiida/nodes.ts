@@ -67,8 +67,8 @@ export interface NodeContent {
   repository_metadata: RepositoryTree;
 }
 
-export async function getNodeById(store: AiidaStore, id: number): Promise<NodeContent | undefined> {
-  const { rows } = await sql<Row>`select * from db_dbnode as e where e.id = ${id}`.execute(store.db);
+async function nodeWhere(store: AiidaStore, where: RawBuilder<unknown>): Promise<NodeContent | undefined> {
+  const { rows } = await sql<Row>`select * from db_dbnode as e where ${where}`.execute(store.db);
   const row = rows[0];
   if (!row) return undefined;
   normalizeRow(NODES, row);
@@ -77,6 +77,11 @@ export async function getNodeById(store: AiidaStore, id: number): Promise<NodeCo
   row.repository_metadata ??= {};
   return row as unknown as NodeContent;
 }
+
+export const getNodeById = (store: AiidaStore, id: number) => nodeWhere(store, sql`e.id = ${id}`);
+
+/** The node of a whole (lower-case) uuid. */
+export const getNodeByUuid = (store: AiidaStore, uuid: string) => nodeWhere(store, sql`e.uuid = ${uuid}`);
 
 /** Distinct (node_type, process_type) pairs with their node counts, `''` and NULL process types merged. */
 export function countNodeTypes(store: AiidaStore, userId?: number) {
