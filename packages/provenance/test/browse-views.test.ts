@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { arrayPlot, columnsOf } from '../src/browse/arrays.js';
 import { layoutNeighbourhood, type Neighbourhood, nodeCaption } from '../src/browse/graph-svg.js';
 import { listConditions, listHref, parseListFilters } from '../src/browse/list-filters.js';
+import { nodePage } from '../src/browse/node-page.js';
+import type { NodeView } from '../src/browse/node-view.js';
 import { MAX_POINTS, plotSvg, sampleIndexes, ticks } from '../src/browse/plot-svg.js';
 import { countEntries, repositoryEntries, subtree, textOf } from '../src/browse/repository-files.js';
 import { structureSvg } from '../src/browse/structure-svg.js';
@@ -259,6 +261,44 @@ describe('structures, plots and values', () => {
     [5 * 1024 ** 3, '5.0 GiB'],
   ])('%i bytes read %s', (bytes, text) => {
     expect(byteSize(bytes)).toBe(text);
+  });
+});
+
+describe('the node page', () => {
+  const view = (nodeType: string, attributes: Record<string, unknown>): NodeView => {
+    const node = {
+      ...summary(7, nodeType, '<x>'),
+      description: '',
+      ctime: new Date('2024-01-01T00:00:00Z'),
+      mtime: new Date('2024-01-02T00:00:00Z'),
+      user_id: 1,
+      dbcomputer_id: null,
+      attributes,
+      extras: {},
+      repository_metadata: {},
+    };
+    const totals = { incoming: 0, outgoing: 0 };
+    const graph = { centre: node, incoming: [], outgoing: [], incoming2: [], outgoing2: [], totals };
+    return { source: 's', node, user: 'A B', incoming: [], outgoing: [], totals, graph, comments: [], sizeOf: () => 0 };
+  };
+
+  it.each([
+    ['data.core.structure.StructureData.', { sites: [{ kind_name: 'X' }] }, 'could not be drawn'],
+    [
+      'data.core.structure.StructureData.',
+      { kinds: [{ name: 'Si', symbols: ['Si'] }], sites: [{ kind_name: 'Si', position: [0, 0, 0] }] },
+      '<span class="formula">Si</span>',
+    ],
+    [
+      'data.core.dict.Dict.',
+      { a: 1 },
+      '<section id="dict"><h2>Dictionary</h2><table class="dict"><tr><th scope="row">a</th>',
+    ],
+    ['data.core.int.Int.', { value: 5 }, '<p class="value"><code>5</code></p>'],
+  ])('%s %j shows %s', (nodeType, attributes, expected) => {
+    const text = nodePage(view(nodeType, attributes));
+    expect(text).toContain(expected);
+    expect(text).toContain('<h1>&lt;x&gt;');
   });
 });
 

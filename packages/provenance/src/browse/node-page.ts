@@ -66,7 +66,16 @@ ${dim.label ? html`<dt>${dim.label[0]?.toUpperCase()}${dim.label.slice(1)}</dt><
 <dt>Download</dt><dd class="row">${download('cif')}${download('xsf')}${download('xyz')}</dd></dl></div></section>`;
 }
 
+/** A rich view of malformed data (attributes AiiDA would not have written) is left out, not a failed page. */
 function richSection(view: NodeView): Html {
+  try {
+    return richView(view);
+  } catch {
+    return html`<section><p class="muted">This node's data could not be drawn; its attributes are below.</p></section>`;
+  }
+}
+
+function richView(view: NodeView): Html {
   const { node } = view;
   const cls = classNameOf(node.node_type);
   const a = node.attributes;
