@@ -1,6 +1,9 @@
+import { rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '@atrium/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BANDS, makeBandsArchive } from './support/bands-archive.js';
 import { FIXTURES, getJson, type RunningApi, serveArchive } from './support/fixtures.js';
 
 const LEGACY = `${FIXTURES}/export/migrate/export_0.4_simple.aiida`;
@@ -131,5 +134,30 @@ describe('file pages of a legacy archive', () => {
         404,
       ]);
     }
+  });
+});
+
+describe('bands plotted from their arrays', () => {
+  let api: RunningApi;
+  let archive: string;
+  beforeAll(async () => {
+    archive = await makeBandsArchive();
+    api = await serveArchive(archive, 'sqlite');
+  }, 60_000);
+  afterAll(async () => {
+    await api?.stop();
+    rmSync(dirname(archive), { recursive: true, force: true });
+  });
+
+  it.each([
+    ['with labels', BANDS.A.uuid, 3, ['GAMMA', 'X', 'Y', 'SIGMA_1']],
+    ['spin-polarised', BANDS.B.uuid, 4, []],
+  ])('%s: one line per band (and spin), the labels as marks', async (_name, uuid, lines, labels) => {
+    const text = (await page(`${api.base}/browse/default/nodes/${uuid}`)).text;
+    const bands = /<h3>bands[\s\S]*?<\/svg>/.exec(text)?.[0] ?? '';
+    expect(bands.split('<polyline').length - 1).toBe(lines);
+    expect(
+      [...bands.matchAll(/<line class="mark"[^>]*\/><text class="xtick"[^>]*>([^<]*)</g)].map((m) => m[1]),
+    ).toEqual(labels);
   });
 });

@@ -35,6 +35,19 @@ function bandMarks(attributes: Record<string, unknown>): Plot['marks'] {
   return numbers.map((at, i) => ({ at, label: labels[i] ?? '' }));
 }
 
+/** Spin-polarised bands `(spins, k-points, bands)`: every band of every spin over the k-points. */
+function spinBands(shape: number[], values: (number | boolean | null)[], attributes: Record<string, unknown>) {
+  const [spins = 0, kpoints = 0, count = 0] = shape;
+  const series: number[][] = [];
+  for (let s = 0; s < spins; s++) {
+    series.push(...columnsOf(values.slice(s * kpoints * count, (s + 1) * kpoints * count), kpoints, count));
+  }
+  const plot: Plot = { series: series.slice(0, MAX_SERIES), yLabel: 'bands' };
+  const marks = bandMarks(attributes);
+  if (marks?.length) plot.marks = marks;
+  return { plot };
+}
+
 /** The plot of one decoded array, or why it has none. */
 export function arrayPlot(
   name: string,
@@ -45,6 +58,7 @@ export function arrayPlot(
 ): Pick<ArrayView, 'plot' | 'note'> {
   // Singleton axes (a 1 × 5 × 3 array of one frame) do not change what is plotted.
   const squeezed = shape.filter((n) => n !== 1);
+  if (bands && name === 'bands' && squeezed.length === 3) return spinBands(squeezed, values, attributes);
   const [rows = 0, columns = 1, ...rest] = squeezed;
   if (rest.length > 0 || shape.length === 0) return { note: `${squeezed.length}-dimensional: not plotted` };
   if (rows < 2) return { note: 'fewer than two points: not plotted' };
