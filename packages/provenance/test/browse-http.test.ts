@@ -1,8 +1,10 @@
-import { rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase, postgresAvailable, type TestDatabase } from '@atrium/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeArchive } from '../src/archive/make-archive.js';
 import { BANDS, makeBandsArchive } from './support/bands-archive.js';
 import { FIXTURES, getJson, type RunningApi, serveArchive } from './support/fixtures.js';
 
@@ -161,3 +163,56 @@ describe('bands plotted from their arrays', () => {
     ).toEqual(labels);
   });
 });
+
+const scratch = mkdtempSync(join(tmpdir(), 'atrium-browse-http-'));
+const synthetic = join(scratch, 'synthetic.aiida');
+const made = makeArchive(synthetic, 10_000);
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+for (const dialect of ['sqlite', 'postgres'] as const) {
+  describe.skipIf(dialect === 'postgres' && !runPostgres)(`a generated 10,000-node archive [${dialect}]`, () => {
+    let api: RunningApi;
+    let database: TestDatabase | undefined;
+    beforeAll(async () => {
+      await made;
+      if (dialect === 'postgres') database = await createTestDatabase('postgres');
+      api = await serveArchive(synthetic, dialect, database?.url);
+    }, 120_000);
+    afterAll(async () => {
+      await api?.stop();
+      await database?.drop();
+    });
+
+    it('a code used by every calculation lists its first 100 links of all of them, and the graph its first 10', async () => {
+      const codes = (await getJson(`${api.base}/api/v4/nodes/?node_type="data.core.code.installed.InstalledCode."`))
+        .body.data.nodes as { uuid: string }[];
+      const totals = await Promise.all(
+        codes.map(async (c) =>
+          Number(
+            (await getJson(`${api.base}/api/v4/nodes/${c.uuid}/links/outgoing`)).response.headers.get('x-total-count'),
+          ),
+        ),
+      );
+      const busiest = totals.indexOf(Math.max(...totals));
+      const total = totals[busiest] ?? 0;
+      expect(total).toBeGreaterThan(100);
+      const text = (await page(`${api.base}/browse/default/nodes/${codes[busiest]?.uuid}`)).text;
+      expect(text).toContain(`<h2>Outgoing links (${total.toLocaleString('en-US')})</h2>`);
+      const outgoing = /<section id="outgoing">[\s\S]*?<\/section>/.exec(text)?.[0] ?? '';
+      expect(outgoing.split('<tr>').length - 2).toBe(100);
+      expect(text).toContain(`outputs: 10 of ${total}`);
+    });
+
+    it('pages through a type, newest first, as the API lists it', async () => {
+      const filter = 'node_type=data.core.int.';
+      const second = (await page(`${api.base}/browse/default/nodes?${filter}&page=2`)).text;
+      const api2 = (
+        await getJson(`${api.base}/api/v4/nodes/?node_type=like="data.core.int.%25"&orderby=-id&limit=50&offset=50`)
+      ).body.data.nodes as { uuid: string }[];
+      const listed = [...second.matchAll(/<td><a href="\/browse\/default\/nodes\/([0-9a-f-]{36})">/g)].map((m) => m[1]);
+      expect(listed).toEqual(api2.map((n) => n.uuid));
+      expect(second).toContain(`<a class="button" href="/browse/default/nodes?${filter}">← Newer</a>`);
+      expect(second).toContain(`<a class="button" href="/browse/default/nodes?${filter}&amp;page=3">Older →</a>`);
+    });
+  });
+}

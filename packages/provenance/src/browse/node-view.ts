@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { Source } from '../source.js';
 import {
   type BrowseComment,
   type BrowseLog,
+  countLinks,
   firstComments,
   firstLogs,
   type LinkedNode,
@@ -10,7 +10,6 @@ import {
   retrievedFolder,
   userNames,
 } from '../storage/aiida/browse.js';
-import { memoCount } from '../storage/aiida/entities.js';
 import { computerLabels, getNodeByUuid, type LinkDirection, type NodeContent } from '../storage/aiida/nodes.js';
 import { CALCJOB_NODE_TYPE, isProcess } from '../wire/node-types.js';
 import type { RepositoryTree } from '../wire/repository-tree.js';
@@ -42,11 +41,9 @@ export interface NodeView {
   sizeOf(key: string): number | undefined;
 }
 
-async function linkTotal(source: Source, nodeId: number, direction: LinkDirection, listed: number) {
-  if (listed < LINKS_LISTED) return listed;
-  const column = sql.raw(direction === 'incoming' ? 'output_id' : 'input_id');
-  return memoCount(source.store, sql<{ n: number }>`select count(*) as n from db_dblink where ${column} = ${nodeId}`);
-}
+/** The number of links of a node one way, counted only when the listed ones may not be all. */
+const linkTotal = (source: Source, nodeId: number, direction: LinkDirection, listed: number) =>
+  listed < LINKS_LISTED ? listed : countLinks(source.store, nodeId, direction);
 
 /** Everything a node page shows, in two rounds of bounded statements; undefined for an unknown uuid. */
 export async function loadNodeView(source: Source, uuid: string): Promise<NodeView | undefined> {

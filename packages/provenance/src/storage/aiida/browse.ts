@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { RepositoryTree } from '../../wire/repository-tree.js';
-import type { Row } from './entities.js';
+import { memoCount, type Row } from './entities.js';
 import type { LinkDirection } from './nodes.js';
 import type { AiidaStore } from './open.js';
 import { toDate, toJson } from './rows.js';
@@ -82,6 +82,12 @@ export async function linksAround(
     incoming2: found.in2 ?? [],
     outgoing2: found.out2 ?? [],
   };
+}
+
+/** A node's number of links one way (memoised as the API's totals). */
+export function countLinks(store: AiidaStore, nodeId: number, direction: LinkDirection): Promise<number> {
+  const column = sql.raw(direction === 'incoming' ? 'output_id' : 'input_id');
+  return memoCount(store, sql<{ n: number }>`select count(*) as n from db_dblink where ${column} = ${nodeId}`);
 }
 
 /** The `create` output labelled `retrieved` of a CalcJob (its retrieved FolderData), if any. */
