@@ -341,11 +341,11 @@ export default async function provenance(args: string[]): Promise<BenchReport> {
     for (const row of await measure(server, apiCases, seconds, (c) => timeSqlite(dbPath, c.sql.sqlite))) {
       rows.push({ backend: 'sqlite archive', ...row });
     }
-    const browse = await measureNodePages(server.base, nodes);
+    const browse = await measureNodePages(server.base, server.child.pid ?? 0, nodes);
     for (const row of browse.rows) {
       rows.push({
         backend: 'sqlite archive',
-        endpoint: `browser ${row.page} (${row.nodes} distinct, one by one, ${row['KB p50']} KB)`,
+        endpoint: `browser ${row.page} (${row.nodes} distinct, one by one, ${row['KB p50']} KB, ${row['CPU ms/page']} ms CPU each)`,
         'p50 ms': row['answer p50 ms'],
         'p99 ms': row['answer p99 ms'],
         'server p50 ms': row['server p50 ms'],

@@ -1,8 +1,11 @@
 // The provenance browser's node pages on a served archive: server time (the page's Server-Timing) and answer
 // time over distinct nodes of the common kinds, requested one after another (nothing memoised but the source's
 // user and computer names), throughput at 8 connections on one CalcJob page, and Chromium's first paint.
+
+import { readdirSync, readFileSync } from 'node:fs';
 import { launchChromium } from '@atrium/core/testing/chromium';
 import { load, percentileOfSorted } from './load.js';
+import { cpuMicros } from './process-cpu.js';
 
 /** The kinds of node sampled: `count` distinct nodes of each, spread over the archive. */
 const KINDS = [
@@ -13,6 +16,21 @@ const KINDS = [
 ] as const;
 
 const HTML = { accept: 'text/html' };
+
+/** CPU microseconds of a process and its children (the server and its SQLite query workers). */
+function treeCpuMicros(pid: number): number {
+  let children: number[] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      children = children.concat(
+        readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+      );
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return cpuMicros(pid) + children.reduce((sum, child) => sum + treeCpuMicros(child), 0);
+}
 
 async function uuidsOf(base: string, filter: string, count: number, offset: number): Promise<string[]> {
   const answer = await fetch(`${base}/api/v4/nodes?${filter}&limit=${count}&offset=${offset}&orderby=id`);
@@ -35,10 +53,12 @@ export interface BrowseRow {
   'answer p50 ms': number;
   'answer p99 ms': number;
   'KB p50': number;
+  /** CPU of the server and its query workers per page: what the page costs, whatever the machine's load. */
+  'CPU ms/page': number;
 }
 
 /** One row per kind of node page, one for throughput, one for the first paint. */
-export async function measureNodePages(base: string, totalNodes: number, perKind = 50, paints = 20) {
+export async function measureNodePages(base: string, serverPid: number, totalNodes: number, perKind = 50, paints = 20) {
   const landing = await (await fetch(`${base}/`, { headers: HTML })).text();
   const source = /href="\/browse\/([^/"]+)\/nodes"/.exec(landing)?.[1];
   if (!source) throw new Error('the landing page names no source');
@@ -57,6 +77,7 @@ export async function measureNodePages(base: string, totalNodes: number, perKind
     const server: number[] = [];
     const answer: number[] = [];
     const sizes: number[] = [];
+    const cpuBefore = treeCpuMicros(serverPid);
     for (const uuid of uuids) {
       const started = performance.now();
       const response = await fetch(pageOf(uuid), { headers: HTML });
@@ -66,6 +87,7 @@ export async function measureNodePages(base: string, totalNodes: number, perKind
       server.push(Number(/dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '')?.[1] ?? Number.NaN));
       sizes.push(Buffer.byteLength(text) / 1024);
     }
+    const cpuMs = (treeCpuMicros(serverPid) - cpuBefore) / 1000 / uuids.length;
     all.push(...server);
     const s = percentiles(server);
     const a = percentiles(answer);
@@ -77,6 +99,7 @@ export async function measureNodePages(base: string, totalNodes: number, perKind
       'answer p50 ms': a.p50,
       'answer p99 ms': a.p99,
       'KB p50': round(percentiles(sizes).p50),
+      'CPU ms/page': round(cpuMs),
     });
   }
   const overall = percentiles(all);
