@@ -18,22 +18,33 @@ const page = async (url: string) => {
   return { status: response.status, headers: response.headers, text: await response.text() };
 };
 
+/** Serves `archive` (awaited first) on `dialect` for the tests of the enclosing describe; `api()` is the running server. */
+function servedOn(dialect: 'sqlite' | 'postgres', archive: () => Promise<string>): () => RunningApi {
+  let api: RunningApi | undefined;
+  let database: TestDatabase | undefined;
+  beforeAll(async () => {
+    const path = await archive();
+    if (dialect === 'postgres') database = await createTestDatabase('postgres');
+    api = await serveArchive(path, dialect, database?.url);
+  }, 120_000);
+  afterAll(async () => {
+    await api?.stop();
+    await database?.drop();
+  });
+  return () => {
+    if (!api) throw new Error('the server is not running');
+    return api;
+  };
+}
+
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe.skipIf(dialect === 'postgres' && !runPostgres)(
     `browser pages over AiiDA's REST test data [${dialect}]`,
     () => {
-      let api: RunningApi;
-      let database: TestDatabase | undefined;
-      beforeAll(async () => {
-        if (dialect === 'postgres') database = await createTestDatabase('postgres');
-        api = await serveArchive(RESTAPI, dialect, database?.url);
-      }, 60_000);
-      afterAll(async () => {
-        await api?.stop();
-        await database?.drop();
-      });
+      const served = servedOn(dialect, async () => RESTAPI);
 
       it('GET / is the landing page for a browser and the API not-found answer for everyone else', async () => {
+        const api = served();
         const json = await getJson(`${api.base}/`);
         const nothing = await getJson(`${api.base}/nothing`);
         expect([json.status, json.text]).toEqual([404, nothing.text]);
@@ -48,6 +59,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       });
 
       it('a node page shows the graph two levels out, the report and the comments the API serves', async () => {
+        const api = served();
         const nodes = (await getJson(`${api.base}/api/v4/nodes/?orderby=id`)).body.data.nodes as { uuid: string }[];
         let logs = 0;
         let comments = 0;
@@ -72,6 +84,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
       });
 
       it('bad filters and unknown names are pages that say what is wrong', async () => {
+        const api = served();
         const bad = await page(`${api.base}/browse/default/nodes?from=2024-13-01&label=x`);
         expect(bad.status).toBe(400);
         expect(bad.text).toContain('&quot;2024-13-01&quot; is not a date (YYYY-MM-DD).');
@@ -171,19 +184,13 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 for (const dialect of ['sqlite', 'postgres'] as const) {
   describe.skipIf(dialect === 'postgres' && !runPostgres)(`a generated 10,000-node archive [${dialect}]`, () => {
-    let api: RunningApi;
-    let database: TestDatabase | undefined;
-    beforeAll(async () => {
+    const served = servedOn(dialect, async () => {
       await made;
-      if (dialect === 'postgres') database = await createTestDatabase('postgres');
-      api = await serveArchive(synthetic, dialect, database?.url);
-    }, 120_000);
-    afterAll(async () => {
-      await api?.stop();
-      await database?.drop();
+      return synthetic;
     });
 
     it('a code used by every calculation lists its first 100 links of all of them, and the graph its first 10', async () => {
+      const api = served();
       const codes = (await getJson(`${api.base}/api/v4/nodes/?node_type="data.core.code.installed.InstalledCode."`))
         .body.data.nodes as { uuid: string }[];
       const totals = await Promise.all(
@@ -204,6 +211,7 @@ for (const dialect of ['sqlite', 'postgres'] as const) {
     });
 
     it('pages through a type, newest first, as the API lists it', async () => {
+      const api = served();
       const filter = 'node_type=data.core.int.';
       const second = (await page(`${api.base}/browse/default/nodes?${filter}&page=2`)).text;
       const api2 = (
