@@ -4,6 +4,8 @@ export interface SnippetModel {
   model: string;
   context: number;
   output: number;
+  /** Input modalities of the model (text, image, …). */
+  modalities: readonly string[];
 }
 
 /** Claude Code reserves its output allowance, at most this much, out of the context (2.1.x). */
@@ -31,7 +33,11 @@ export const baseAddresses = (base: string) => [
 ];
 
 /** Copy-paste settings per client, in the order the page shows them. */
-export function clientSnippets({ base, model, context, output }: SnippetModel) {
+export function clientSnippets({ base, model, context, output, modalities }: SnippetModel) {
+  // opencode sends attached images only to a model declared to take them; otherwise it drops them silently.
+  const opencodeInput = modalities.includes('image')
+    ? `, "attachment": true, "modalities": { "input": ${JSON.stringify(modalities)}, "output": ["text"] }`
+    : '';
   return {
     environment: `export OPENAI_BASE_URL=${base}/v1
 export OPENAI_API_KEY=<your key>`,
@@ -103,7 +109,7 @@ wire_api = "responses"
       "name": "Atrium",
       "options": { "baseURL": "${base}/v1", "apiKey": "{env:${KEY_VARIABLE}}" },
       "models": {
-        "${model}": { "name": "${model}", "limit": { "context": ${context}, "output": ${output} } }
+        "${model}": { "name": "${model}", "limit": { "context": ${context}, "output": ${output} }${opencodeInput} }
       }
     }
   },

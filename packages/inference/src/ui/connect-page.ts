@@ -31,6 +31,7 @@ export function connectPage(models: readonly ModelConfig[], base: string): Html 
     model: first.id,
     context: first.contextLength,
     output: allowancesOf(first.contextLength).output,
+    modalities: first.modalities,
   });
   const block = (title: string, id: string, text: string) =>
     html`<h3>${title}</h3><pre data-testid="${id}"><code>${text}</code></pre>`;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MODEL } from './gateway.js';
+import { connectSettings, exportsOf } from './connect-settings.js';
 import { CLAUDE_CODE, prepareClients } from './install.js';
 import { expectRefusedWithin } from './refusal.js';
 import { type ClientRun, clientEnv, runClient } from './run.js';
@@ -14,34 +14,31 @@ describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', 
   const claude = prepared.paths?.[0] as string;
   const suite = clientSuite('claude-code');
 
-  /** `claude -p` as a user runs it against the gateway, in a fresh HOME, with its calls home switched off. */
-  const ask = (
-    prompt: string,
-    { key = suite.gateway.key, args = [] as string[], env = {} } = {},
-  ): Promise<ClientRun> => {
+  /**
+   * `claude -p` as a user runs it with the connect page's settings, in a fresh HOME, with its calls home switched
+   * off.
+   */
+  const ask = (prompt: string, { key = suite.gateway.key, args = [] as string[] } = {}): Promise<ClientRun> => {
     const home = suite.freshHome();
     return runClient(claude, ['-p', prompt, ...args], {
       cwd: suite.work.dir,
       timeoutMs: 30_000,
       env: clientEnv(home, {
         ...suite.trap.env,
-        ANTHROPIC_BASE_URL: suite.gateway.base,
-        ANTHROPIC_AUTH_TOKEN: key,
-        ANTHROPIC_MODEL: MODEL,
-        ANTHROPIC_DEFAULT_HAIKU_MODEL: MODEL,
+        ...exportsOf(connectSettings(suite.gateway.base).claudeCode, key),
         CLAUDE_CONFIG_DIR: join(home, '.claude'),
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
         DISABLE_AUTOUPDATER: '1',
         DISABLE_TELEMETRY: '1',
         DISABLE_ERROR_REPORTING: '1',
-        ...env,
       }),
     });
   };
 
   it('answers a plain prompt', async () => {
     const run = await ask('Say hello.');
-    expect(run.stderr).not.toMatch(/API Error/);
+    // Told the model's context, Claude Code does not assume one of its own.
+    expect(run.stderr).not.toContain('assumes a context window');
     expect(run.code).toBe(0);
     expect(run.stdout.trim()).toBe(HELLO);
   });
@@ -75,7 +72,7 @@ describe.skipIf(prepared.skip)('Claude Code (`claude -p`) through the gateway', 
       { name: 'CronList', arguments: {} },
     );
     const from = suite.gateway.answered.length;
-    const run = await ask('FIND-CRON: which cron jobs are scheduled?', { env: { ENABLE_TOOL_SEARCH: 'true' } });
+    const run = await ask('FIND-CRON: which cron jobs are scheduled?');
     expect(run.code).toBe(0);
     // Without tool_reference in tool results: three 400s, then Claude Code sends every deferred tool in full.
     expect(suite.gateway.answered.slice(from).map((a) => a.status)).not.toContain(400);

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONTEXT, MODEL } from './gateway.js';
+import { connectSettings } from './connect-settings.js';
 import { CODEX, prepareClients } from './install.js';
 import { expectRefusedWithin } from './refusal.js';
 import { type ClientRun, clientEnv, runClient } from './run.js';
@@ -11,17 +11,13 @@ import { NOTES } from './work-files.js';
 
 const prepared = await prepareClients(CODEX);
 
-/** `$CODEX_HOME/config.toml` as a user writes it for the gateway: a provider speaking the Responses API. */
-const codexConfig = (base: string) => `model = "${MODEL}"
-model_provider = "atrium"
-model_context_window = ${CONTEXT}
-check_for_update_on_startup = false
+/**
+ * `$CODEX_HOME/config.toml`: the connect page's settings (a provider speaking the Responses API), with update
+ * checks, analytics and plugin syncing off.
+ */
+const codexConfig = (base: string) => `check_for_update_on_startup = false
 
-[model_providers.atrium]
-name = "Atrium"
-base_url = "${base}/v1"
-env_key = "ATRIUM_API_KEY"
-wire_api = "responses"
+${connectSettings(base).codex}
 
 [analytics]
 enabled = false
@@ -41,7 +37,7 @@ describe.skipIf(prepared.skip)(
     const codex = prepared.paths?.[0] as string;
     const suite = clientSuite('codex');
 
-    /** `codex exec` in a fresh CODEX_HOME configured for the gateway, with update checks and analytics off. */
+    /** `codex exec` in a fresh CODEX_HOME configured for the gateway. */
     const exec = (prompt: string, key = suite.gateway.key): Promise<ClientRun> => {
       const home = suite.freshHome();
       writeFileSync(join(home, 'config.toml'), codexConfig(suite.gateway.base));

@@ -9,6 +9,7 @@ import { type ScriptedUpstream, startScriptedUpstream } from './scripted-upstrea
 /** The one served model: a vLLM-served coder with a large context, images, tools and embeddings. */
 export const MODEL = 'acme/coder';
 export const CONTEXT = 262_144;
+export const MODALITIES = ['text', 'image'];
 /** The daily budget of a key made spent. */
 const SPENT_BUDGET = 100;
 
@@ -41,7 +42,7 @@ export async function startClientGateway(): Promise<ClientGateway> {
       {
         id: MODEL,
         contextLength: CONTEXT,
-        modalities: ['image'],
+        modalities: MODALITIES,
         capabilities: { embeddings: true },
         backend: { type: 'upstream', replicas: [upstream.origin] },
       },

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONTEXT, MODEL } from './gateway.js';
+import { connectSettings } from './connect-settings.js';
 import { OPENCODE, prepareClients } from './install.js';
 import { expectRefusedWithin } from './refusal.js';
 import { type ClientRun, clientEnv, runClient } from './run.js';
@@ -12,9 +12,9 @@ import { NOTES } from './work-files.js';
 const prepared = await prepareClients(OPENCODE);
 
 /**
- * opencode's global config dir as a user sets it up for the gateway: the provider through the bundled
- * `@ai-sdk/openai-compatible`, plus the package files opencode would otherwise `npm install` into the directory
- * at start (its plugin SDK, which `opencode run` does not need).
+ * opencode's global config dir with the connect page's settings (the provider through the bundled
+ * `@ai-sdk/openai-compatible`) and updates and sharing off, plus the package files opencode would otherwise
+ * `npm install` into the directory at start (its plugin SDK, which `opencode run` does not need).
  */
 function writeOpencodeConfig(home: string, base: string): void {
   const dir = join(home, '.config', 'opencode');
@@ -25,28 +25,7 @@ function writeOpencodeConfig(home: string, base: string): void {
     join(dir, 'package-lock.json'),
     JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies } } }),
   );
-  const config = {
-    $schema: 'https://opencode.ai/config.json',
-    autoupdate: false,
-    share: 'disabled',
-    model: `atrium/${MODEL}`,
-    provider: {
-      atrium: {
-        npm: '@ai-sdk/openai-compatible',
-        name: 'Atrium',
-        options: { baseURL: `${base}/v1`, apiKey: '{env:ATRIUM_API_KEY}' },
-        models: {
-          [MODEL]: {
-            name: 'Coder',
-            limit: { context: CONTEXT, output: 16_384 },
-            tool_call: true,
-            attachment: true,
-            modalities: { input: ['text', 'image'], output: ['text'] },
-          },
-        },
-      },
-    },
-  };
+  const config = { ...JSON.parse(connectSettings(base).opencode), autoupdate: false, share: 'disabled' };
   writeFileSync(join(dir, 'opencode.json'), JSON.stringify(config));
 }
 
