@@ -72,8 +72,13 @@ export const routingSchema = z
     ejectMs: z.number().int().positive().default(10_000),
     /** Consecutive 5xx answers that eject a replica (a refused connection ejects at once). */
     failureThreshold: z.number().int().positive().default(3),
-    /** Keep-alive connections per replica. */
-    connectionsPerReplica: z.number().int().positive().default(128),
+    /**
+     * Concurrent requests (connections) per replica; more wait for one. A vLLM replica runs hundreds of
+     * sequences at once, so the default is not what limits a replica.
+     */
+    connectionsPerReplica: z.number().int().positive().default(1024),
+    /** How long a request waits for a free connection before it is answered 503 (overloaded). */
+    connectionWaitMs: z.number().int().positive().default(10_000),
   })
   .prefault({});
 
