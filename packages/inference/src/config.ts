@@ -139,6 +139,13 @@ export const inferenceConfigSchema = z
       .strictObject({
         /** Projects of this organisation create their inference resource themselves (path a). */
         designatedOrganisation: z.string().min(1).default('atrium'),
+        /**
+         * When a request's prompt bound (its UTF-8 bytes) and output do not fit what is left of a budget or limit,
+         * count the prompt with the model's tokenizer (the model server's `/tokenize`) before capping the output.
+         */
+        exactPromptCounting: z.boolean().default(true),
+        /** How long that count may take before the byte bound is used instead. */
+        tokenizeTimeoutMs: z.number().int().positive().default(1_000),
       })
       .prefault({}),
     media: z

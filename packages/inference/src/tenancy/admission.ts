@@ -1,4 +1,4 @@
-import { HttpError, type Logger } from '@atrium/core';
+import type { Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
 import type { ModelConfig } from '../config.js';
 import { findApiKey } from '../storage/api-keys.js';
@@ -16,27 +16,23 @@ import { ConcurrencySlots } from './concurrency-slots.js';
 import type { KeyStore } from './key-store.js';
 import { LeasedCounters } from './leased-counters.js';
 import { periodAt } from './period.js';
-import { chargeOf, fromMicro } from './pricing.js';
+import { fittingPerChoice, leastTokens, type OutputAsk, wantedPerChoice } from './admission-rule.js';
+import { chargeOf } from './pricing.js';
+import {
+  AdmissionRefused,
+  budgetRefusal,
+  contended,
+  modelNotAllowed,
+  resourceRefusal,
+  secondsUntil,
+} from './refusals.js';
 import type { UsageRecorder } from './usage-recorder.js';
 
 const MINUTE_MS = 60_000;
+/** Rounds of reading what is left and reserving it before concurrent requests are said to have taken it. */
+const FIT_ROUNDS = 3;
 
-/** A refused request: the error to send and the headers that go with it. */
-export class AdmissionRefused extends HttpError {
-  declare readonly headers: Record<string, string>;
-
-  constructor(
-    code: 'insufficient_quota' | 'rate_limit_exceeded' | 'invalid_api_key' | 'model_not_found',
-    message: string,
-    headers: Record<string, string>,
-    status = code === 'invalid_api_key' ? 401 : code === 'model_not_found' ? 404 : 429,
-  ) {
-    super(status, code, message, code === 'model_not_found' ? 'model' : undefined, headers);
-  }
-}
-
-export const modelNotAllowed = (id: string) =>
-  new AdmissionRefused('model_not_found', `The model \`${id}\` does not exist or you do not have access to it.`, {});
+export { AdmissionRefused, modelNotAllowed };
 
 /** What one request holds until it is settled. */
 interface Reservation {
@@ -62,8 +58,10 @@ export class Ticket {
     private readonly model: ModelConfig,
     /** `x-ratelimit-*` headers of the resource's per-minute limits, for the response. */
     readonly headers: Record<string, string>,
-    /** The prompt and output reserved. */
+    /** The prompt and output (all choices) reserved. */
     readonly reserved: { prompt: number; output: number },
+    /** The output each choice may produce: what the upstream is told as `max_tokens`. */
+    readonly outputCap: number,
   ) {}
 
   /** Replaces the reservation by the actual use (zero if nothing was served, at most the reservation) and records it. */
@@ -77,24 +75,40 @@ export class Ticket {
 export interface AdmissionRequest {
   key: ActiveKey;
   model: ModelConfig;
-  promptEstimate: number;
-  maxOutput: number;
+  /** An upper bound of the prompt's tokens without a tokenizer, at most the context length. */
+  promptBound: number;
+  /** The output asked for (the context length comes from the model). */
+  output: Omit<OutputAsk, 'contextLength'>;
+  /** The prompt's tokens counted by the model's own tokenizer within `timeoutMs`; undefined when that failed. */
+  countPrompt?: (timeoutMs: number) => Promise<number | undefined>;
 }
 
-const isoTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-const secondsUntil = (ms: number, now: number) => String(Math.max(1, Math.ceil((ms - now) / 1000)));
+export interface AdmissionOptions {
+  /** Count the prompt with the model's tokenizer when its byte bound does not fit. */
+  exactPromptCounting: boolean;
+  /** How long counting may take before the byte bound is used instead. */
+  tokenizeTimeoutMs: number;
+}
+
 const SWEEP_INTERVAL_MS = 250;
 
 /** A resource's limits as its last lease returned them. */
 type ResourceLimits = Pick<ResourceHeadroom, 'requestsPerMinute' | 'tokensPerMinute' | 'concurrentRequests'>;
 
 /**
- * Budget admission: the model allowlist, then the estimated prompt plus the effective maximum output taken
- * atomically from the key's period budget, the resource's credits and its per-minute limits, and the
- * resource's concurrency limit. Each process leases these counters from the database in
- * chunks (see `lease.ts`, `leased-counters.ts`): a lease is itself one atomic conditional statement, so the
- * counters of all processes together never pass a limit, and what a request does not use goes back to the
- * lease when it is settled and to the database within about a second.
+ * Budget admission: the model allowlist, then a prompt bound plus an output cap taken atomically from the
+ * key's period budget, the resource's credits and its per-minute limits, and the resource's concurrency limit.
+ *
+ * The rule: a request first asks for its prompt's byte bound plus all the output it asks for (`max_tokens` × n,
+ * else what the context leaves). When that does not fit, the prompt is counted by the model's tokenizer (the
+ * byte bound when that fails or is off), what is left is read, and the request gets the largest output cap
+ * that fits it; it is refused only when not even its prompt and one output token per choice fit. The cap is
+ * what the upstream is told as `max_tokens`, so a request can never use more than it holds.
+ *
+ * Each process leases these counters from the database in chunks (see `lease.ts`, `leased-counters.ts`): a
+ * lease is itself one atomic conditional statement, so the counters of all processes together never pass a
+ * limit, and what a request does not use goes back to the lease when it is settled and to the database
+ * within about a second.
  */
 export class Admission {
   private readonly slots: ConcurrencySlots;
@@ -109,6 +123,7 @@ export class Admission {
     private readonly usage: UsageRecorder,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
+    private readonly options: AdmissionOptions = { exactPromptCounting: true, tokenizeTimeoutMs: 1_000 },
   ) {
     this.keyBudgets = new LeasedCounters(
       [true],
@@ -145,21 +160,24 @@ export class Admission {
     const { key, model } = request;
     if (!allowsModel(key, model.id)) throw modelNotAllowed(model.id);
     const now = this.clock();
-    const tokens = request.promptEstimate + request.maxOutput;
-    const r: Reservation = {
+    const ask: OutputAsk = { ...request.output, contextLength: model.contextLength };
+    const base = {
       keyId: key.id,
       resourceId: key.resourceId,
       periodStart: periodAt(key.anchor, key.period, now).start,
       minute: now - (now % MINUTE_MS),
-      tokens,
-      credits: chargeOf(model.pricing, request.promptEstimate, request.maxOutput),
-      slot: false,
     };
-    if (!(await this.keyBudgets.acquire(r.keyId, r.periodStart, [tokens])))
-      throw await this.keyRefusal(key, tokens, now);
-    if (!(await this.resources.acquire(r.resourceId, r.minute, [r.credits, 1, tokens]))) {
-      this.keyBudgets.give(r.keyId, r.periodStart, [tokens]);
-      throw await this.resourceRefusal(key, r, now);
+    let prompt = request.promptBound;
+    let perChoice = wantedPerChoice(prompt, ask);
+    let r = this.reservation(base, model, prompt, ask.choices * perChoice);
+    if (!(await this.take(r))) {
+      prompt = await this.countedPrompt(request);
+      for (let round = 0; ; round++) {
+        if (round === FIT_ROUNDS) throw contended();
+        perChoice = await this.fit(key, model, base, prompt, ask, now);
+        r = this.reservation(base, model, prompt, ask.choices * perChoice);
+        if (await this.take(r)) break;
+      }
     }
     const limit = this.limits.get(r.resourceId)?.concurrentRequests ?? null;
     r.slot = limit !== null;
@@ -171,10 +189,82 @@ export class Admission {
         { 'retry-after': '1' },
       );
     }
-    return new Ticket(this, r, model, this.rateLimitHeaders(r, now), {
-      prompt: request.promptEstimate,
-      output: request.maxOutput,
-    });
+    return new Ticket(
+      this,
+      r,
+      model,
+      this.rateLimitHeaders(r, now),
+      { prompt, output: ask.choices * perChoice },
+      perChoice,
+    );
+  }
+
+  private reservation(
+    base: Pick<Reservation, 'keyId' | 'resourceId' | 'periodStart' | 'minute'>,
+    model: ModelConfig,
+    prompt: number,
+    output: number,
+  ): Reservation {
+    return { ...base, tokens: prompt + output, credits: chargeOf(model.pricing, prompt, output), slot: false };
+  }
+
+  /** Takes a reservation from the key's and the resource's leases (or the database), all of it or nothing. */
+  private async take(r: Reservation): Promise<boolean> {
+    if (!(await this.keyBudgets.acquire(r.keyId, r.periodStart, [r.tokens]))) return false;
+    if (await this.resources.acquire(r.resourceId, r.minute, [r.credits, 1, r.tokens])) return true;
+    this.keyBudgets.give(r.keyId, r.periodStart, [r.tokens]);
+    return false;
+  }
+
+  /** The prompt's tokens by the model's tokenizer when that is on and answers in time, else its byte bound. */
+  private async countedPrompt(request: AdmissionRequest): Promise<number> {
+    if (!this.options.exactPromptCounting || !request.countPrompt) return request.promptBound;
+    const counted = await request.countPrompt(this.options.tokenizeTimeoutMs);
+    return counted === undefined ? request.promptBound : Math.min(counted, request.promptBound);
+  }
+
+  /**
+   * The largest output per choice that what is left of the key and the resource (in the database and in this
+   * process's leases) allows; throws the refusal when not even the prompt and one token per choice fit.
+   */
+  private async fit(
+    key: ActiveKey,
+    model: ModelConfig,
+    base: Pick<Reservation, 'keyId' | 'resourceId' | 'periodStart' | 'minute'>,
+    prompt: number,
+    ask: OutputAsk,
+    now: number,
+  ): Promise<number> {
+    const [row, resource] = await Promise.all([findApiKey(this.db, key.id), findResource(this.db, key.resourceId)]);
+    if (!row || row.revoked !== null) {
+      this.keys.forget(key.id);
+      throw new AdmissionRefused('invalid_api_key', 'Incorrect API key provided.', {});
+    }
+    const [heldTokens = 0] = this.keyBudgets.held(base.keyId, base.periodStart);
+    const used = (row.period_start >= base.periodStart ? row.period_used : 0) - heldTokens;
+    const keyLeft = row.budget_tokens === null ? Number.POSITIVE_INFINITY : row.budget_tokens - used;
+    const [heldCredits = 0, heldRequests = 0, heldWindow = 0] = this.resources.held(base.resourceId, base.minute);
+    const current = resource !== undefined && resource.window_minute >= base.minute;
+    const state = {
+      requestsPerMinute: resource?.requests_per_minute ?? null,
+      tokensPerMinute: resource?.tokens_per_minute ?? null,
+      requestsUsed: (current ? resource.window_requests : 0) - heldRequests,
+      tokensUsed: (current ? resource.window_tokens : 0) - heldWindow,
+      creditsLeft: resource ? resource.credits_total - resource.credits_used + heldCredits : 0,
+      nextMinute: base.minute + MINUTE_MS,
+    };
+    const minuteLeft = state.tokensPerMinute === null ? Number.POSITIVE_INFINITY : state.tokensPerMinute - state.tokensUsed;
+    const rpmFull = state.requestsPerMinute !== null && state.requestsUsed + 1 > state.requestsPerMinute;
+    const least = leastTokens(prompt, ask);
+    const perChoice = rpmFull
+      ? undefined
+      : fittingPerChoice(prompt, ask, { tokens: Math.min(keyLeft, minuteLeft), credits: state.creditsLeft }, model.pricing);
+    if (perChoice !== undefined) return perChoice;
+    if (keyLeft < least) {
+      const budget = row.budget_tokens ?? 0;
+      throw budgetRefusal({ budget, used, window: periodAt(key.anchor, key.period, now) }, least, now);
+    }
+    throw resourceRefusal(state, least, chargeOf(model.pricing, prompt, ask.choices), now);
   }
 
   /**
@@ -248,64 +338,5 @@ export class Admission {
   async close(): Promise<void> {
     clearInterval(this.sweeper);
     await this.drain();
-  }
-
-  private async keyRefusal(key: ActiveKey, requested: number, now: number): Promise<AdmissionRefused> {
-    const row = await findApiKey(this.db, key.id);
-    if (!row || row.revoked !== null) {
-      this.keys.forget(key.id);
-      return new AdmissionRefused('invalid_api_key', 'Incorrect API key provided.', {});
-    }
-    const window = periodAt(key.anchor, key.period, now);
-    const used = row.period_start >= window.start ? row.period_used : 0;
-    const budget = row.budget_tokens ?? 0;
-    const resets = Number.isFinite(window.end)
-      ? `The budget resets at ${isoTime(window.end)}.`
-      : 'The budget does not reset.';
-    const hint =
-      requested > budget ? ' Lower max_tokens (or n): this request alone reserves more than the budget.' : '';
-    return new AdmissionRefused(
-      'insufficient_quota',
-      `You exceeded the token budget of this API key: ${used} of ${budget} tokens used in the current period, this request reserves ${requested}. ${resets}${hint}`,
-      {
-        'x-should-retry': 'false',
-        ...(Number.isFinite(window.end) ? { 'retry-after': secondsUntil(window.end, now) } : {}),
-      },
-    );
-  }
-
-  private async resourceRefusal(key: ActiveKey, r: Reservation, now: number): Promise<AdmissionRefused> {
-    const resource = await findResource(this.db, key.resourceId);
-    const nextMinute = r.minute + MINUTE_MS;
-    if (resource) {
-      const current = resource.window_minute === r.minute;
-      const requests = current ? resource.window_requests : 0;
-      const tokens = current ? resource.window_tokens : 0;
-      const retry = { 'retry-after': secondsUntil(nextMinute, now) };
-      if (resource.requests_per_minute !== null && requests + 1 > resource.requests_per_minute) {
-        return new AdmissionRefused(
-          'rate_limit_exceeded',
-          `Rate limit reached on requests per minute (RPM) for this inference resource: limit ${resource.requests_per_minute}, used ${requests}. Please try again in ${retry['retry-after']}s.`,
-          retry,
-        );
-      }
-      if (resource.tokens_per_minute !== null && tokens + r.tokens > resource.tokens_per_minute) {
-        const hint =
-          r.tokens > resource.tokens_per_minute
-            ? ' Lower max_tokens (or n): this request alone exceeds the limit.'
-            : '';
-        return new AdmissionRefused(
-          'rate_limit_exceeded',
-          `Rate limit reached on tokens per minute (TPM) for this inference resource: limit ${resource.tokens_per_minute}, used ${tokens}, requested ${r.tokens}. Please try again in ${retry['retry-after']}s.${hint}`,
-          retry,
-        );
-      }
-    }
-    const left = resource ? fromMicro(resource.credits_total - resource.credits_used) : 0;
-    return new AdmissionRefused(
-      'insufficient_quota',
-      `The inference resource of this project has run out of credits: ${left} credits left, this request reserves ${fromMicro(r.credits)}. Ask the project's PI or deputy to request more.`,
-      { 'x-should-retry': 'false' },
-    );
   }
 }

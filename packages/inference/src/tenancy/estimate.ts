@@ -1,5 +1,4 @@
 import type { ChatMessage, ChatRequest, ContentPart } from '../wire/chat.js';
-import { requestedChoices, requestedOutputTokens } from '../wire/chat.js';
 import { classifyPart } from '../wire/content-parts.js';
 import { type EmbeddingInput, embeddingItems } from '../wire/embeddings.js';
 
@@ -54,12 +53,17 @@ export function estimateChatPromptTokens(request: ChatRequest): number {
 export const reservedPromptTokens = (promptEstimate: number, contextLength: number): number =>
   Math.min(promptEstimate, contextLength);
 
-/**
- * The most output a chat request can produce: `n` choices of its `max_completion_tokens`/`max_tokens`, else of
- * the context length (without a limit each choice may use what the prompt leaves, and the prompt may be short).
- */
-export function reservedOutputTokens(request: ChatRequest, contextLength: number): number {
-  return requestedChoices(request) * Math.min(requestedOutputTokens(request) ?? contextLength, contextLength);
+/** The image, audio and video parts of a chat request's messages. */
+export function mediaParts(request: ChatRequest): number {
+  let count = 0;
+  for (const message of request.messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content as ContentPart[]) {
+      const classified = classifyPart(part);
+      if ('modality' in classified && classified.modality !== 'text') count++;
+    }
+  }
+  return count;
 }
 
 /** Embedding inputs: token arrays count exactly, texts by their UTF-8 bytes; each at most the context length. */

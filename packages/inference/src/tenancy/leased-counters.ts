@@ -53,6 +53,14 @@ export class LeasedCounters {
     return this.leases.get(id);
   }
 
+  /** What this process holds of `id` for `window` (windowed amounts of another window count as nothing). */
+  held(id: string, window: number): number[] {
+    const lease = this.leases.get(id);
+    return this.windowed.map((isWindowed, i) =>
+      !lease || (isWindowed && lease.currentWindow !== window) ? 0 : (lease.held[i] ?? 0),
+    );
+  }
+
   private leaseOf(id: string): Lease {
     let lease = this.leases.get(id);
     if (!lease) {
