@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelConfig } from '../config.js';
-import { type Admission, type AdmissionRequest, AdmissionRefused, type Ticket } from '../tenancy/admission.js';
+import { type Admission, AdmissionRefused, type AdmissionRequest, type Ticket } from '../tenancy/admission.js';
 import { keyOf } from './auth.js';
 
 declare module 'fastify' {

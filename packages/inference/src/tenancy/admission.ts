@@ -12,11 +12,11 @@ import {
 import { findResource } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { type ActiveKey, allowsModel } from './active-key.js';
+import { fittingPerChoice, leastTokens, type OutputAsk, wantedPerChoice } from './admission-rule.js';
 import { ConcurrencySlots } from './concurrency-slots.js';
 import type { KeyStore } from './key-store.js';
 import { LeasedCounters } from './leased-counters.js';
 import { periodAt } from './period.js';
-import { fittingPerChoice, leastTokens, type OutputAsk, wantedPerChoice } from './admission-rule.js';
 import { chargeOf } from './pricing.js';
 import {
   AdmissionRefused,
@@ -46,6 +46,11 @@ interface Reservation {
   credits: number;
   /** Whether the request runs on one of the resource's concurrency slots. */
   slot: boolean;
+  /**
+   * Fitted to what was left rather than taken whole: what it does not use goes back to the database as soon
+   * as it is settled, not with the next sweep, so that other processes see it.
+   */
+  fitted: boolean;
 }
 
 /** A request admitted against its key and resource; settle it exactly once with the usage actually served. */
@@ -175,7 +180,7 @@ export class Admission {
       for (let round = 0; ; round++) {
         if (round === FIT_ROUNDS) throw contended();
         perChoice = await this.fit(key, model, base, prompt, ask, now);
-        r = this.reservation(base, model, prompt, ask.choices * perChoice);
+        r = { ...this.reservation(base, model, prompt, ask.choices * perChoice), fitted: true };
         if (await this.take(r)) break;
       }
     }
@@ -205,7 +210,13 @@ export class Admission {
     prompt: number,
     output: number,
   ): Reservation {
-    return { ...base, tokens: prompt + output, credits: chargeOf(model.pricing, prompt, output), slot: false };
+    return {
+      ...base,
+      tokens: prompt + output,
+      credits: chargeOf(model.pricing, prompt, output),
+      slot: false,
+      fitted: false,
+    };
   }
 
   /** Takes a reservation from the key's and the resource's leases (or the database), all of it or nothing. */
@@ -253,12 +264,18 @@ export class Admission {
       creditsLeft: resource ? resource.credits_total - resource.credits_used + heldCredits : 0,
       nextMinute: base.minute + MINUTE_MS,
     };
-    const minuteLeft = state.tokensPerMinute === null ? Number.POSITIVE_INFINITY : state.tokensPerMinute - state.tokensUsed;
+    const minuteLeft =
+      state.tokensPerMinute === null ? Number.POSITIVE_INFINITY : state.tokensPerMinute - state.tokensUsed;
     const rpmFull = state.requestsPerMinute !== null && state.requestsUsed + 1 > state.requestsPerMinute;
     const least = leastTokens(prompt, ask);
     const perChoice = rpmFull
       ? undefined
-      : fittingPerChoice(prompt, ask, { tokens: Math.min(keyLeft, minuteLeft), credits: state.creditsLeft }, model.pricing);
+      : fittingPerChoice(
+          prompt,
+          ask,
+          { tokens: Math.min(keyLeft, minuteLeft), credits: state.creditsLeft },
+          model.pricing,
+        );
     if (perChoice !== undefined) return perChoice;
     if (keyLeft < least) {
       const budget = row.budget_tokens ?? 0;
@@ -285,6 +302,7 @@ export class Admission {
     }
     if (prompt + completion > 0) this.usage.record(r.keyId, model.id, this.clock(), prompt, completion, credits);
     this.giveBack(r, prompt + completion, credits);
+    if (r.fitted) void Promise.all([this.keyBudgets.release(r.keyId), this.resources.release(r.resourceId)]);
   }
 
   /** Returns the difference between a reservation and the actual use to the leases. */
