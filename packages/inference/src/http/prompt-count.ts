@@ -3,7 +3,7 @@ import { HttpError } from '@atrium/core';
 import type { FastifyReply } from 'fastify';
 import type { ServedModel } from '../catalogue.js';
 import type { UpstreamSignal } from '../router/upstream-group.js';
-import { mediaParts, PER_MEDIA_PART } from '../tenancy/estimate.js';
+import { beyondTokenizer } from '../tenancy/estimate.js';
 import type { ChatRequest } from '../wire/chat.js';
 import { clientGone, readUpstreamJson, throwUpstreamError } from './upstream-io.js';
 
@@ -43,9 +43,8 @@ class TimedSignal extends EventEmitter implements UpstreamSignal {
 }
 
 /**
- * Admission's exact count of a chat request's prompt: the tokenizer's count plus each media part's allowance
- * (a text tokenizer may not expand images), or undefined when the count fails, the client leaves, or it takes
- * longer than `timeoutMs`.
+ * Admission's exact count of a chat request's prompt: the tokenizer's count plus what it leaves out (see
+ * `beyondTokenizer`), or undefined when the count fails, the client leaves, or it takes longer than `timeoutMs`.
  */
 export const promptCounter =
   (served: ServedModel, chat: ChatRequest, reply: FastifyReply) =>
@@ -56,7 +55,7 @@ export const promptCounter =
     gone.once('abort', abort);
     const timer = setTimeout(abort, timeoutMs);
     try {
-      return (await tokenizeChat(served, chat, signal)) + mediaParts(chat) * PER_MEDIA_PART;
+      return (await tokenizeChat(served, chat, signal)) + beyondTokenizer(chat);
     } catch {
       return undefined;
     } finally {

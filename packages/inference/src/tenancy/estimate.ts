@@ -10,6 +10,8 @@ export const PER_MEDIA_PART = 2048;
 const TOOL_INSTRUCTIONS = 512;
 /** Request fields besides messages and tools that can reach the prompt or its decoding, counted as their JSON. */
 const RENDERED_FIELDS = ['tool_choice', 'response_format', 'documents', 'chat_template_kwargs'] as const;
+/** Of these, the ones a model server's `/tokenize` is not given. */
+const UNTOKENIZED_FIELDS = ['tool_choice', 'response_format', 'documents'] as const;
 
 const jsonBytes = (value: unknown): number =>
   value === undefined || value === null ? 0 : Buffer.byteLength(JSON.stringify(value));
@@ -53,8 +55,18 @@ export function estimateChatPromptTokens(request: ChatRequest): number {
 export const reservedPromptTokens = (promptEstimate: number, contextLength: number): number =>
   Math.min(promptEstimate, contextLength);
 
+/**
+ * What a tokenizer's count of a chat request's messages and tools leaves out, as an upper bound: each media
+ * part's allowance (a text tokenizer may not expand it) and the JSON of the fields `/tokenize` is not given.
+ */
+export function beyondTokenizer(request: ChatRequest): number {
+  let total = mediaParts(request) * PER_MEDIA_PART;
+  for (const field of UNTOKENIZED_FIELDS) total += jsonBytes(request[field]);
+  return total;
+}
+
 /** The image, audio and video parts of a chat request's messages. */
-export function mediaParts(request: ChatRequest): number {
+function mediaParts(request: ChatRequest): number {
   let count = 0;
   for (const message of request.messages) {
     if (!Array.isArray(message.content)) continue;
