@@ -12,9 +12,9 @@ import { toUpstreamChatBody, usageRequestOf } from '../src/wire/upstream-request
 
 describe('toUpstreamChatBody', () => {
   const base: ChatRequest = { model: 'pub/m', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] };
-  /** The body with the output cap the request asked for (16 when it asked for none). */
+  /** The body with the client's own output limit. */
   const toUpstream = (request: ChatRequest, model: string, raw?: string) =>
-    toUpstreamChatBody(request, model, raw, request.max_tokens ?? 16);
+    toUpstreamChatBody(request, model, raw, undefined);
 
   it('always asks for running usage on streams and drops stream_options otherwise', () => {
     const streamed = JSON.parse(toUpstream({ ...base, stream: true }, 'up'));

@@ -53,7 +53,7 @@ export async function dispatchChat(
   const signal = clientGone(reply);
   const upstream = await served.group.dispatch({
     path: '/v1/chat/completions',
-    body: toUpstreamChatBody(chat, served.upstreamName, carriesUrls ? undefined : raw, admitted.ticket.outputCap),
+    body: toUpstreamChatBody(chat, served.upstreamName, carriesUrls ? undefined : raw, admitted.ticket.upstreamCap),
     signal,
   });
   if (upstream.statusCode !== 200) await throwUpstreamError(upstream);

@@ -65,8 +65,13 @@ export class Ticket {
     readonly headers: Record<string, string>,
     /** The prompt and output (all choices) reserved. */
     readonly reserved: { prompt: number; output: number },
-    /** The output each choice may produce: what the upstream is told as `max_tokens`. */
+    /** The output each choice may produce. */
     readonly outputCap: number,
+    /**
+     * What the upstream is told as `max_tokens`: the cap, or undefined when the client set none and the
+     * upstream's own default (what the context leaves its one choice) is within the reservation.
+     */
+    readonly upstreamCap: number | undefined,
   ) {}
 
   /** Replaces the reservation by the actual use (zero if nothing was served, at most the reservation) and records it. */
@@ -201,6 +206,9 @@ export class Admission {
       this.rateLimitHeaders(r, now),
       { prompt, output: ask.choices * perChoice },
       perChoice,
+      ask.requested === undefined && ask.choices === 1 && prompt + perChoice >= ask.contextLength
+        ? undefined
+        : perChoice,
     );
   }
 

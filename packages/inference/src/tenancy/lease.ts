@@ -106,6 +106,14 @@ export class Lease {
     this.lastRefill = now;
   }
 
+  /**
+   * Whether the lease holds more than its share of what the database had left (requests gave back much
+   * more than they used): other processes should see it now rather than after the next sweep.
+   */
+  get hoarding(): boolean {
+    return this.held.some((h, i) => h > 0 && h > (this.headroom[i] ?? Number.POSITIVE_INFINITY) / LEASE_SHARE);
+  }
+
   /** Whether a dimension has fallen below half of its last refill: time to refill ahead of need. */
   get low(): boolean {
     return this.held.some((h, i) => h < (this.lastChunk[i] ?? 0) / 2);

@@ -86,9 +86,11 @@ export class LeasedCounters {
     return (await this.store.lease(id, window, need, this.clock())) !== undefined;
   }
 
-  /** Puts back what a request did not use (see `Lease.give`). */
+  /** Puts back what a request did not use (see `Lease.give`); to the database at once when the lease is hoarding. */
   give(id: string, window: number, amounts: readonly number[]): void {
-    this.leaseOf(id).give(window, amounts);
+    const lease = this.leaseOf(id);
+    lease.give(window, amounts);
+    if (lease.hoarding && !lease.refilling) void this.giveBack(id, lease);
   }
 
   private async refill(id: string, lease: Lease, window: number, need: readonly number[]): Promise<boolean> {

@@ -25,14 +25,19 @@ const STREAM_USAGE_MEMBER = `"stream_options":${JSON.stringify(STREAM_USAGE)},`;
  * `stream_options`, the usage request, which is added as the first member; undefined when the body must be
  * rebuilt. Saves serialising the whole prompt again.
  */
-function asSent(request: ChatRequest, raw: string, upstreamModel: string, outputCap: number): string | undefined {
+function asSent(
+  request: ChatRequest,
+  raw: string,
+  upstreamModel: string,
+  outputCap: number | undefined,
+): string | undefined {
   if (request.model !== upstreamModel || request.stream_options !== undefined || raw.charCodeAt(0) === 0xfeff)
     return undefined;
   if (Array.isArray(request.tools) && request.tools.length === 0) return undefined;
   for (const field of INTERNAL_FIELDS) if (field in request) return undefined;
   for (const message of request.messages) if (message.reasoning_content !== undefined) return undefined;
   let members = request.stream === true ? STREAM_USAGE_MEMBER : '';
-  if (requestedOutputTokens(request) !== outputCap) {
+  if (outputCap !== undefined && requestedOutputTokens(request) !== outputCap) {
     if ('max_tokens' in request || 'max_completion_tokens' in request) return undefined;
     members += `"max_tokens":${outputCap},`;
   }
@@ -52,12 +57,13 @@ export function toUpstreamChatBody(
   request: ChatRequest,
   upstreamModel: string,
   raw: string | undefined,
-  outputCap: number,
+  /** Undefined: the client's own limit, or none. */
+  outputCap: number | undefined,
 ): string {
   const unchanged = raw === undefined ? undefined : asSent(request, raw, upstreamModel, outputCap);
   if (unchanged !== undefined) return unchanged;
   const body: Record<string, unknown> = { ...request, model: upstreamModel };
-  if (requestedOutputTokens(request) !== outputCap) {
+  if (outputCap !== undefined && requestedOutputTokens(request) !== outputCap) {
     if (request.max_completion_tokens != null) body.max_completion_tokens = outputCap;
     if (request.max_tokens != null || request.max_completion_tokens == null) body.max_tokens = outputCap;
   }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type FixedUpstream, startFixedUpstream } from './fixed-upstream.js';
+import { METERED_CONTEXT } from './metered-gateway.js';
 
 /** A prompt word that makes the upstream report no usage at all, as servers that ignore `stream_options` do. */
 export const NO_USAGE = 'no-usage';
@@ -38,7 +39,7 @@ export interface MeteringUpstream extends FixedUpstream {
 
 /**
  * A vLLM-like upstream that meters like one: `n` choices that each use all of `max_completion_tokens` /
- * `max_tokens` (50 without; fewer when the prompt names its answer's length, see `answerOf`), summed usage on the final stream chunk and, when asked, on every chunk;
+ * `max_tokens` (what the context leaves without; fewer when the prompt names its answer's length, see `answerOf`), summed usage on the final stream chunk and, when asked, on every chunk;
  * embeddings and `/tokenize` counted from their input.
  */
 export async function startMeteringUpstream(): Promise<MeteringUpstream> {
@@ -63,11 +64,12 @@ export async function startMeteringUpstream(): Promise<MeteringUpstream> {
       });
     }
     const choices = body.n ?? 1;
-    const cap = (body.max_completion_tokens ?? body.max_tokens ?? 50) as number;
+    const prompt = text.includes(OVER_REPORT) ? 100_000 : promptTokens(body);
+    // As vLLM: without a limit, what the context leaves.
+    const cap = (body.max_completion_tokens ?? body.max_tokens ?? Math.max(0, METERED_CONTEXT - prompt)) as number;
     const answer = ANSWER.exec(text);
     const perChoice = answer ? Math.min(cap, Number(answer[1])) : cap;
     const finish = perChoice < cap ? 'stop' : 'length';
-    const prompt = text.includes(OVER_REPORT) ? 100_000 : promptTokens(body);
     const usage = { prompt_tokens: prompt, completion_tokens: choices * perChoice, total_tokens: 0 };
     usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
     if (reports) reported.push(usage.total_tokens);
