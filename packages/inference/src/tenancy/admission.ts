@@ -31,6 +31,12 @@ import type { UsageRecorder } from './usage-recorder.js';
 const MINUTE_MS = 60_000;
 /** Rounds of reading what is left and reserving it before concurrent requests are said to have taken it. */
 const FIT_ROUNDS = 3;
+/**
+ * A key leased this recently may have requests settling or leases on their way back (within a second, see
+ * `leased-counters.ts`): its budget refusal is checked again every `SETTLING_STEP_MS` for this long first.
+ */
+const SETTLING_MS = 1_000;
+const SETTLING_STEP_MS = 100;
 
 export { AdmissionRefused, modelNotAllowed };
 
@@ -180,13 +186,24 @@ export class Admission {
     let prompt = request.promptBound;
     let perChoice = wantedPerChoice(prompt, ask);
     let r = this.reservation(base, model, prompt, ask.choices * perChoice);
-    if (!(await this.take(r))) {
+    if (!(this.mayFit(r) && (await this.take(r)))) {
+      // What this process holds goes back first, so that what is read below is all there is.
+      await Promise.all([this.keyBudgets.release(r.keyId), this.resources.release(r.resourceId)]);
       prompt = await this.countedPrompt(request);
-      for (let round = 0; ; round++) {
+      for (let round = 0, waited = 0; ; round++) {
         if (round === FIT_ROUNDS) throw contended();
-        perChoice = await this.fit(key, model, base, prompt, ask, now);
+        const fitted = await this.fit(key, model, base, prompt, ask, now);
+        if (typeof fitted !== 'number') {
+          if (!fitted.settling || waited >= SETTLING_MS) throw fitted.refusal;
+          // Requests just served here or in another process are still giving back what they did not use.
+          await new Promise((resolve) => setTimeout(resolve, SETTLING_STEP_MS));
+          waited += SETTLING_STEP_MS;
+          round--;
+          continue;
+        }
+        perChoice = fitted;
         r = { ...this.reservation(base, model, prompt, ask.choices * perChoice), fitted: true };
-        if (await this.take(r)) break;
+        if (await this.reserve(r)) break;
       }
     }
     const limit = this.limits.get(r.resourceId)?.concurrentRequests ?? null;
@@ -227,6 +244,22 @@ export class Admission {
     };
   }
 
+  /** Whether a reservation may fit what this process last knew was left (else it is fitted straight away). */
+  private mayFit(r: Reservation): boolean {
+    return (
+      this.keyBudgets.mayFit(r.keyId, r.periodStart, [r.tokens]) &&
+      this.resources.mayFit(r.resourceId, r.minute, [r.credits, 1, r.tokens])
+    );
+  }
+
+  /** Takes a fitted reservation from the database directly, all of it or nothing. */
+  private async reserve(r: Reservation): Promise<boolean> {
+    if (!(await this.keyBudgets.reserve(r.keyId, r.periodStart, [r.tokens]))) return false;
+    if (await this.resources.reserve(r.resourceId, r.minute, [r.credits, 1, r.tokens])) return true;
+    this.keyBudgets.give(r.keyId, r.periodStart, [r.tokens]);
+    return false;
+  }
+
   /** Takes a reservation from the key's and the resource's leases (or the database), all of it or nothing. */
   private async take(r: Reservation): Promise<boolean> {
     if (!(await this.keyBudgets.acquire(r.keyId, r.periodStart, [r.tokens]))) return false;
@@ -244,7 +277,8 @@ export class Admission {
 
   /**
    * The largest output per choice that what is left of the key and the resource (in the database and in this
-   * process's leases) allows; throws the refusal when not even the prompt and one token per choice fit.
+   * process's leases) allows; else the refusal (not even the prompt and one token per choice fit), and whether
+   * the key was leased so recently that what is missing may still be on its way back.
    */
   private async fit(
     key: ActiveKey,
@@ -253,7 +287,7 @@ export class Admission {
     prompt: number,
     ask: OutputAsk,
     now: number,
-  ): Promise<number> {
+  ): Promise<number | { refusal: AdmissionRefused; settling: boolean }> {
     const [row, resource] = await Promise.all([findApiKey(this.db, key.id), findResource(this.db, key.resourceId)]);
     if (!row || row.revoked !== null) {
       this.keys.forget(key.id);
@@ -287,9 +321,15 @@ export class Admission {
     if (perChoice !== undefined) return perChoice;
     if (keyLeft < least) {
       const budget = row.budget_tokens ?? 0;
-      throw budgetRefusal({ budget, used, window: periodAt(key.anchor, key.period, now) }, least, now);
+      return {
+        refusal: budgetRefusal({ budget, used, window: periodAt(key.anchor, key.period, now) }, least, now),
+        settling: row.last_used !== null && this.clock() - row.last_used < SETTLING_MS,
+      };
     }
-    throw resourceRefusal(state, least, chargeOf(model.pricing, prompt, ask.choices), now);
+    return {
+      refusal: resourceRefusal(state, least, chargeOf(model.pricing, prompt, ask.choices), now),
+      settling: false,
+    };
   }
 
   /**

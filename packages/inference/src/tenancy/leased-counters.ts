@@ -86,6 +86,25 @@ export class LeasedCounters {
     return (await this.store.lease(id, window, need, this.clock())) !== undefined;
   }
 
+  /**
+   * Whether `need` may fit: false only when what this process holds and what the database had left at its
+   * last refill are both known and together short of it.
+   */
+  mayFit(id: string, window: number, need: readonly number[]): boolean {
+    const lease = this.leases.get(id);
+    if (!lease || lease.currentWindow !== window) return true;
+    return need.every((n, i) => (lease.held[i] ?? 0) + (lease.headroom[i] ?? Number.POSITIVE_INFINITY) >= n);
+  }
+
+  /** Reserves `need` in the database directly, past the lease (a request fitted to what was read there). */
+  async reserve(id: string, window: number, need: readonly number[]): Promise<boolean> {
+    const now = this.clock();
+    const reserved = (await this.store.lease(id, window, need, now)) !== undefined;
+    // What the request gives back goes to this lease, so it must know the window.
+    if (reserved) this.leaseOf(id).used(window, now);
+    return reserved;
+  }
+
   /** Puts back what a request did not use (see `Lease.give`); to the database at once when the lease is hoarding. */
   give(id: string, window: number, amounts: readonly number[]): void {
     const lease = this.leaseOf(id);

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type FixedUpstream, startFixedUpstream } from './fixed-upstream.js';
-import { METERED_CONTEXT } from './metered-gateway.js';
 
+/** The context length of the model this upstream serves. */
+export const METERED_CONTEXT = 4096;
 /** A prompt word that makes the upstream report no usage at all, as servers that ignore `stream_options` do. */
 export const NO_USAGE = 'no-usage';
 /** A prompt word that makes the upstream report 100,000 prompt tokens, more than any test request reserves. */
@@ -52,7 +53,7 @@ export async function startMeteringUpstream(): Promise<MeteringUpstream> {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(value));
     };
-    if (request.url === '/tokenize') return json({ count: promptTokens(body), max_model_len: 4096 });
+    if (request.url === '/tokenize') return json({ count: promptTokens(body), max_model_len: METERED_CONTEXT });
     const reports = !text.includes(NO_USAGE);
     if (request.url === '/v1/embeddings') {
       const prompt = embeddingTokens(body.input);
