@@ -285,7 +285,7 @@ describeEachDialect('budget admission', ({ dialect, url }) => {
       const { secret, key: row } = await tenant.key({ alias: 'race', budgetTokens: 50 * 46, resetPeriod: 'month' });
       const key = await lookup(gateways[0].keys, secret);
       const request = (i: number) =>
-        gateways[i % 2].admission.admit({ key, model, ...ask(30, 16) }).then((ticket) => {
+        gateways[i % 2 === 0 ? 0 : 1].admission.admit({ key, model, ...ask(30, 16) }).then((ticket) => {
           // The upstream produces at most the cap it was told.
           const completion = Math.min(16, ticket.outputCap);
           ticket.settle(14, completion);

@@ -111,7 +111,10 @@ describe('upstream router through real HTTP', () => {
     for (const response of refused) {
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('2');
-      expect((await response.json()).error).toMatchObject({ type: 'server_error', code: 'upstream_overloaded' });
+      expect(((await response.json()) as { error: unknown }).error).toMatchObject({
+        type: 'server_error',
+        code: 'upstream_overloaded',
+      });
     }
     expect(held).toBe(2);
     const metrics = await (await fetch(`${started.base}/metrics`)).text();
