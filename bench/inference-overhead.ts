@@ -271,8 +271,12 @@ const LONG = JSON.stringify({
 });
 
 /** The long-stream rows: 100 at once directly, through the floor and through Atrium's two APIs; 500 through Atrium. */
-async function longStreamRows(targets: Target[], upstreamUrl: string): Promise<BenchReport['rows']> {
-  const [direct, atrium, , floor] = targets as [Target, Target, Target, Target];
+async function longStreamRows(
+  direct: Target,
+  atrium: Target,
+  floor: Target,
+  upstreamUrl: string,
+): Promise<BenchReport['rows']> {
   const runs: Array<[string, Target, string, string]> = [
     ['upstream (direct)', direct, PATH, LONG],
     ['floor (node:http + undici)', floor, PATH, LONG],
@@ -370,7 +374,8 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
     // 500 long streams come from one address here; clients behind a proxy listed in trustedProxies are apart.
     const config = `[inference]\nmaxConnectionsPerAddress = 1024\n[[inference.models]]\nid = "${MODEL}"\ncontextLength = 32768\nbackend = { type = "upstream", replicas = ["${upstream.url}"] }\n`;
     atrium = await startService('inference', 'sqlite', { config, env: { ATRIUM_DEMO_KEY: KEY } });
-    portkey = await startPortkey();
+    // Long streams compare with the floor only: Portkey is installed for the other rows.
+    portkey = longOnly ? undefined : await startPortkey();
     floor = await startChild('floor proxy', { ATRIUM_BENCH_FLOOR: upstream.url });
     const targets: Target[] = [
       { name: 'upstream (direct)', origin: upstream.url, pid: upstreamPid, headers: JSON_TYPE },
@@ -380,14 +385,15 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
         pid: atrium.pid,
         headers: { ...JSON_TYPE, authorization: `Bearer ${KEY}` },
       },
-      {
+      { name: 'floor (node:http + undici)', origin: floor.url, pid: floor.process.pid as number, headers: JSON_TYPE },
+    ];
+    if (portkey)
+      targets.push({
         name: 'Portkey',
         origin: portkey.origin,
         pid: portkey.pid,
         headers: { ...JSON_TYPE, ...portkey.headers(upstream.url, KEY) },
-      },
-      { name: 'floor (node:http + undici)', origin: floor.url, pid: floor.process.pid as number, headers: JSON_TYPE },
-    ];
+      });
     for (const [mode, body] of longOnly
       ? []
       : ([
@@ -408,10 +414,10 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
       const m = <T>(list: T[] | undefined, pick: (x: T) => number) => median((list ?? []).map(pick));
       const direct = { p50: m(paced[0], (x) => x.p50), p99: m(paced[0], (x) => x.p99), cpu: m(paced[0], (x) => x.cpu) };
       const directSaturated = { rps: m(saturated[0], (x) => x.rps), cpu: m(saturated[0], (x) => x.cpu) };
-      const peerCpu = m(paced[2], (x) => x.cpu);
-      const peerSaturatedCpu = m(saturated[2], (x) => x.cpu);
-      const floorCpu = m(paced[3], (x) => x.cpu);
-      const floorSaturatedCpu = m(saturated[3], (x) => x.cpu);
+      const peerCpu = m(paced[3], (x) => x.cpu);
+      const peerSaturatedCpu = m(saturated[3], (x) => x.cpu);
+      const floorCpu = m(paced[2], (x) => x.cpu);
+      const floorSaturatedCpu = m(saturated[2], (x) => x.cpu);
       for (const [i, target] of targets.entries()) {
         const cpu = m(paced[i], (x) => x.cpu);
         const saturatedCpu = m(saturated[i], (x) => x.cpu);
@@ -440,7 +446,8 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
       data[mode] = { paced, saturated };
     }
 
-    rows.push(...(await longStreamRows(targets, upstream.url)));
+    const [direct, atriumTarget, floorTarget] = targets as [Target, Target, Target];
+    rows.push(...(await longStreamRows(direct, atriumTarget, floorTarget, upstream.url)));
     if (longOnly) return { title: 'Inference gateway: long streams', columns: columnsOf(rows), rows, notes, data };
     const warm = rssBytes(atrium.pid);
     const soakStart = performance.now();
