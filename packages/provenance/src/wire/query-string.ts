@@ -19,7 +19,13 @@ export interface DatetimeValue {
   precision: number;
 }
 
-export type Scalar = string | number | boolean | DatetimeValue;
+/** A number pyparsing reads as a Python `float` (`2.0`, `1e3`): integers and floats behave apart in the reference. */
+export interface FloatValue {
+  kind: 'float';
+  value: number;
+}
+
+export type Scalar = string | number | boolean | DatetimeValue | FloatValue;
 export type FieldValue = Scalar | Scalar[];
 
 export interface QueryField {
@@ -126,7 +132,7 @@ class Parser {
     const dt = this.match(DATETIME);
     if (dt) return toDatetime(dt);
     const n = this.match(NUMBER);
-    if (n) return Number(n[0]);
+    if (n) return /[.eE]/.test(n[0]) ? { kind: 'float', value: Number(n[0]) } : Number(n[0]);
     const w = this.match(WORD);
     if (w) return w[0];
     throw parseError('end of text', this.text, start);
