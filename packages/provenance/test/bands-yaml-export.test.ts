@@ -12,7 +12,7 @@ import { dumpYaml } from '../src/wire/pyyaml.js';
 /** Outputs of AiiDA's exporters and of PyYAML, computed with NumPy 2.4 / PyYAML 6 for these inputs. */
 import REFERENCE from './fixtures/python-reference.json' with { type: 'json' };
 import { BANDS } from './support/bands-archive.js';
-import { npy } from './support/npy.js';
+import { npy } from '../src/archive/npy-writer.js';
 
 const input = (name: 'A' | 'B'): BandsInput => {
   const b = BANDS[name];

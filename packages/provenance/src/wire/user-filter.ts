@@ -1,18 +1,16 @@
 import { internalError } from './errors.js';
 import type { FieldValue, QueryField } from './query-string.js';
+import { numericText } from './sqlite-affinity.js';
 
 /** A user id no row has: the value compares equal to no integer. */
 export const NO_USER = -1;
-
-/** SQLite's INTEGER affinity applied to a compared text: a well-formed numeric literal becomes a number. */
-const NUMERIC_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /** `user_id == value` on SQLite: the id it can equal, or {@link NO_USER}. */
 function comparedUserId(value: FieldValue): number {
   let n: number;
   if (typeof value === 'number') n = value;
   else if (typeof value === 'boolean') n = value ? 1 : 0;
-  else if (typeof value === 'string') n = NUMERIC_TEXT.test(value) ? Number(value) : Number.NaN;
+  else if (typeof value === 'string') n = numericText(value) ?? Number.NaN;
   else if (!Array.isArray(value) && value.kind === 'float') n = value.value;
   else n = Number.NaN;
   return Number.isInteger(n) && n > 0 ? n : NO_USER;
