@@ -40,6 +40,35 @@ describe('restapi/common/utils.py Utils.parse_query_string: pyparsing_common.num
   });
 });
 
+describe('Utils.parse_query_string validate_time: datetime.fromisoformat (Python ≥ 3.11) and the precision', () => {
+  const interval = (text: string) => params(`ctime=${text}`).filters.map((f) => (f.value as Date).toISOString());
+  it.each([
+    ['2025-03-01', ['2025-03-01T00:00:00.000Z', '2025-03-02T00:00:00.000Z']],
+    ['2025-03-01T10', ['2025-03-01T10:00:00.000Z', '2025-03-01T11:00:00.000Z']],
+    ['2025-03-01T10:30+02:00', ['2025-03-01T08:30:00.000Z', '2025-03-01T08:30:01.000Z']],
+    ['2025-03-01+02:00', ['2025-03-01T02:00:00.000Z', '2025-03-01T03:00:00.000Z']],
+    ['2025-03-01-02', ['2025-03-01T02:00:00.000Z', '2025-03-02T02:00:00.000Z']],
+    ['2025-03-01T10+02:60', ['2025-03-01T07:00:00.000Z', '2025-03-01T07:01:00.000Z']],
+    ['0050-03-01', ['0050-03-01T00:00:00.000Z', '0050-03-02T00:00:00.000Z']],
+  ])('ctime=%s is the interval %j', (text, expected) => {
+    expect(interval(text)).toEqual(expected);
+  });
+
+  it.each(['2025-02-30', '2025-03-01+24', '2025-03-01T10+24', '2025-03-01+02:60', '0000-03-01', '2025-03-01T10:30:60'])(
+    'ctime=%s is a wrong time format (404)',
+    (text) => {
+      expect(failure(() => params(`ctime=${text}`))?.message).toMatch(/^time value has wrong format/);
+    },
+  );
+
+  it('ends a date at & or the end only (WordEnd): before a comma it is no date', () => {
+    expect(failure(() => params('ctime=in=2020-01-01,2020-01-02'))?.message).toContain(
+      "Expected end of text, found '-'  (at char 13), (line:1, col:14)",
+    );
+    expect(parseQueryString('id=in=1,2020-01-02')[0]?.value).toMatchObject([1, { kind: 'datetime' }]);
+  });
+});
+
 describe('restapi/translator/base.py BaseTranslator.set_limit_offset and Utils.paginate: int() of the value', () => {
   it.each([
     ['limit=5', 5],
