@@ -30,11 +30,9 @@ export interface Window {
   pages?: { prev?: number; next?: number; first: number; last: number };
 }
 
-/** A converted limit, offset or perpage: negative ones (SQLite would return every row) and ones past 2^53 refused. */
-function bounded(value: number, what: string): number {
-  // The reference passes negative values to the database (SQLite then returns every row): refuse them.
+/** Negative values reach the database in the reference (SQLite then returns every row): refused here. */
+function notNegative(value: number): number {
   if (value < 0) throw validationError('limit, offset and perpage cannot be negative');
-  if (value > Number.MAX_SAFE_INTEGER) throw validationError(`${what} cannot be bigger than ${Number.MAX_SAFE_INTEGER}`);
   return value;
 }
 
@@ -45,14 +43,16 @@ function bounded(value: number, what: string): number {
 export function pageWindow(params: RequestParams, page: number | undefined, total: number): Window {
   if (page === undefined) {
     const limit =
-      params.limit === undefined ? LIMIT_DEFAULT : bounded(pyInt(params.limit, 'Limit value must be an integer'), 'Limit');
+      params.limit === undefined ? LIMIT_DEFAULT : notNegative(pyInt(params.limit, 'Limit value must be an integer'));
     if (limit > LIMIT_DEFAULT) throw validationError(`Limit and perpage cannot be bigger than ${LIMIT_DEFAULT}`);
-    const offset =
-      params.offset === undefined ? undefined : bounded(pyInt(params.offset, 'Offset value must be an integer'), 'Offset');
+    if (params.offset === undefined) return { limit, offset: undefined };
+    const offset = notNegative(pyInt(params.offset, 'Offset value must be an integer'));
+    // Offsets reach SQL as integers: a double past 2^53 is not one any more.
+    if (offset > Number.MAX_SAFE_INTEGER) throw validationError(`Offset cannot be bigger than ${Number.MAX_SAFE_INTEGER}`);
     return { limit, offset };
   }
   const perpage =
-    params.perpage === undefined ? PERPAGE_DEFAULT : bounded(pyInt(params.perpage, 'perpage must be an integer'), 'Limit');
+    params.perpage === undefined ? PERPAGE_DEFAULT : notNegative(pyInt(params.perpage, 'perpage must be an integer'));
   if (perpage === 0 && total > 0) throw internalError('division by zero');
   const last = total === 0 ? 1 : Math.ceil(total / perpage);
   if (page < 1 || page > last) throw inputError(`Non existent page requested. The page range is [1 : ${last}]`);

@@ -13,7 +13,7 @@ import {
  * SQL statement. Anything outside the supported subset is refused with a message naming it.
  */
 
-export type Entity = 'node' | 'group' | 'computer' | 'user' | 'comment' | 'log';
+export type Entity = 'node' | 'group' | 'computer' | 'user';
 export type JoinKeyword =
   | 'with_ancestors'
   | 'with_descendants'
@@ -22,9 +22,7 @@ export type JoinKeyword =
   | 'with_group'
   | 'with_node'
   | 'with_user'
-  | 'with_computer'
-  | 'with_comment'
-  | 'with_log';
+  | 'with_computer';
 
 /** The columns `**` projects, per entity (also the columns filters and ordering may name). */
 export const ENTITY_COLUMNS: Record<Entity | 'link', readonly string[]> = {
@@ -46,8 +44,6 @@ export const ENTITY_COLUMNS: Record<Entity | 'link', readonly string[]> = {
   computer: ['id', 'uuid', 'label', 'hostname', 'description', 'scheduler_type', 'transport_type', 'metadata'],
   group: ['id', 'uuid', 'label', 'type_string', 'time', 'description', 'extras', 'user_id'],
   user: ['id', 'email', 'first_name', 'last_name', 'institution'],
-  comment: ['id', 'uuid', 'dbnode_id', 'ctime', 'mtime', 'user_id', 'content'],
-  log: ['id', 'uuid', 'time', 'loggername', 'levelname', 'dbnode_id', 'message', 'metadata'],
   link: ['id', 'input_id', 'output_id', 'label', 'type'],
 };
 
@@ -64,14 +60,10 @@ const JOINS: Record<Entity, readonly JoinKeyword[]> = {
     'with_group',
     'with_user',
     'with_computer',
-    'with_comment',
-    'with_log',
   ],
   group: ['with_node', 'with_user'],
   computer: ['with_node'],
-  user: ['with_node', 'with_group', 'with_comment'],
-  comment: ['with_node', 'with_user'],
-  log: ['with_node'],
+  user: ['with_node', 'with_group'],
 };
 
 /** A reference to a column or to a JSON path inside a JSON column. */
