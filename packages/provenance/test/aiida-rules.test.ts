@@ -185,8 +185,47 @@ describe('storage/psql_dos/orm/querybuilder/main.py SqlaQueryBuilder.get_filter_
     ['id=in=1,"a",true', "Value for operator `in` contains more than one type: [1, 'a', True]"],
     ['label=like=5', 'Value for operator like has to be a string (you gave 5)'],
     ['label=ilike=true', 'Value for operator ilike has to be a string (you gave True)'],
+    ['ctime="2025-03-01"', "(builtins.AttributeError) 'str' object has no attribute 'tzinfo'"],
+    ['mtime>5', "(builtins.AttributeError) 'int' object has no attribute 'tzinfo'"],
   ])('%s answers 500 %j', (text, message) => {
     expect(failure(() => filter(text))).toEqual({ status: 500, message });
+  });
+
+  it('lets a LIKE on a time column through (the column is cast to text) and compares dates', () => {
+    expect(filter('ctime=like="2025%"').value).toBe('2025%');
+    expect(filter('ctime>2025-03-01').op).toBe('>');
+  });
+
+  it.each([
+    [{ label: { in: 'ab' } }, ['a', 'b']],
+    [{ id: { in: [1, 2] } }, [1, 2]],
+  ])('QueryBuilder POST filter %j compares with %j', (filters, value) => {
+    const plan = parseQueryBuilder({ path: [{ entity_type: '', tag: 'n' }], filters: { n: filters }, project: {} });
+    expect(plan.vertices[0]?.where[0]).toMatchObject({ value });
+  });
+
+  it.each([
+    [{ id: { in: 1 } }, 'Value for operator `in` could not be iterated'],
+    [{ id: { '!in': null } }, 'Value for operator `in` could not be iterated'],
+    [{ id: { in: [] } }, 'Value for operator `in` is an empty list'],
+    [{ id: { in: [1, 'a'] } }, "Value for operator `in` contains more than one type: [1, 'a']"],
+    [{ label: { like: 3 } }, 'Value for operator like has to be a string (you gave 3)'],
+    [{ 'attributes.x': { of_length: 'a' } }, 'You have to give an integer when comparing to a length'],
+  ])('QueryBuilder POST filter %j answers 500 %j', (filters, message) => {
+    const body = { path: [{ entity_type: '', tag: 'n' }], filters: { n: filters }, project: {} };
+    expect(failure(() => parseQueryBuilder(body))).toEqual({ status: 500, message });
+  });
+});
+
+describe("resources.py Node.get: download not in ['false', 'False', False]", () => {
+  it.each([
+    ['download=false', false],
+    ['download=False', false],
+    ['download="false"', false],
+    ['download="FALSE"', true],
+    ['download=0', true],
+  ])('%s downloads: %s', (text, download) => {
+    expect(params(text).download).toBe(download);
   });
 });
 

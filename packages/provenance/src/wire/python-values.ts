@@ -19,14 +19,16 @@ export function pyTypeName(value: FieldValue): string {
   return isObjectScalar(value, 'float') ? 'float' : 'DatetimePrecision';
 }
 
+function pyStringRepr(value: string): string {
+  const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+  const escaped = value.replace(/\\/g, '\\\\').replace(new RegExp(quote, 'g'), `\\${quote}`);
+  return `${quote}${escaped}${quote}`;
+}
+
 /** `repr(value)` (a `DatetimePrecision` has no stable repr; its type name stands in). */
 export function pyRepr(value: FieldValue): string {
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(', ')}]`;
-  if (typeof value === 'string') {
-    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const escaped = value.replace(/\\/g, '\\\\').replace(new RegExp(quote, 'g'), `\\${quote}`);
-    return `${quote}${escaped}${quote}`;
-  }
+  if (typeof value === 'string') return pyStringRepr(value);
   if (typeof value === 'boolean') return value ? 'True' : 'False';
   if (typeof value === 'number') return String(value);
   if (value.kind === 'float') return pyFloat(value.value);
@@ -71,4 +73,23 @@ export function pyTruthy(value: FieldValue): boolean {
   if (Array.isArray(value)) return value.length > 0;
   if (typeof value === 'object') return value.kind === 'datetime' || value.value !== 0;
   return value !== '' && value !== 0 && value !== false;
+}
+
+/** `repr()` of a JSON value as Python's `json` module loads it (whole numbers as ints: JSON text is gone). */
+export function pyReprJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pyReprJson).join(', ')}]`;
+  if (value === null || value === undefined) return 'None';
+  if (typeof value === 'string') return pyStringRepr(value);
+  if (typeof value === 'boolean') return value ? 'True' : 'False';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : pyFloat(value);
+  const entries = Object.entries(value as Record<string, unknown>);
+  return `{${entries.map(([k, v]) => `${pyStringRepr(k)}: ${pyReprJson(v)}`).join(', ')}}`;
+}
+
+/** `type(value).__name__` of a JSON value as Python loads it. */
+export function pyTypeNameJson(value: unknown): string {
+  if (Array.isArray(value)) return 'list';
+  if (value === null || value === undefined) return 'NoneType';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
+  return { string: 'str', boolean: 'bool', object: 'dict' }[typeof value as 'string'] ?? 'object';
 }

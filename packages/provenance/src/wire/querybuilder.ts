@@ -1,5 +1,7 @@
 import { internalError } from './errors.js';
+import { checkQbOperand } from './filter-operands.js';
 import { escapeLike } from './full-type.js';
+import { pyReprJson, pyTypeNameJson } from './python-values.js';
 import {
   checkBodyNesting,
   checkFilterDepth,
@@ -161,23 +163,6 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const unsupported = (what: string) => internalError(`QueryBuilder: ${what} is not supported by this server`);
 
-function pythonRepr(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/\btrue\b/g, 'True')
-    .replace(/\bfalse\b/g, 'False')
-    .replace(/\bnull\b/g, 'None')
-    .replace(/,/g, ', ')
-    .replace(/":/g, '": ');
-}
-
-function pythonType(value: unknown): string {
-  if (Array.isArray(value)) return 'list';
-  if (value === null) return 'NoneType';
-  return { string: 'str', number: Number.isInteger(value) ? 'int' : 'float', boolean: 'bool' }[
-    typeof value as 'string'
-  ] as string;
-}
-
 /**
  * `QueryBuilder.append` → `_get_ormclass_from_str`: the entity comes from `entity_type` alone (`orm_base` is
  * ignored); `group…`, `computer` and `user` (any case) name those, anything else must be a node type string
@@ -210,7 +195,7 @@ function entityOfType(type: string): Entity {
 }
 
 /** Python's `str()` of a JSON value. */
-const pythonStr = (value: unknown) => (typeof value === 'string' ? value : pythonRepr(value));
+const pythonStr = (value: unknown) => (typeof value === 'string' ? value : pyReprJson(value));
 
 function resolveField(entity: Entity | 'link', name: string, tag: string): FieldRef {
   const [head = '', ...path] = name.split('.');
@@ -278,9 +263,9 @@ function parseFilters(
       const negated = rawOp.startsWith('!') || rawOp.startsWith('~');
       const op = (negated ? rawOp.slice(1) : rawOp) as QbOperator;
       if (!OPERATORS.has(op)) throw unsupported(`filter operator '${rawOp}'`);
-      if (op === 'in' && !Array.isArray(operand)) throw internalError(`operator 'in' of ${key} needs a list`);
-      budget.spend(Array.isArray(operand) ? operand.length : 1);
-      conditions.push({ field, op, value: operand, negated });
+      const value = checkQbOperand(op, operand);
+      budget.spend(Array.isArray(value) ? value.length : 1);
+      conditions.push({ field, op, value, negated });
     }
   }
   return conditions;
@@ -306,7 +291,7 @@ function parseProjections(
   for (const item of items) {
     const [name, options] =
       typeof item === 'string' ? [item, {}] : isObject(item) ? (Object.entries(item)[0] ?? []) : [];
-    if (typeof name !== 'string') throw internalError(`invalid projection for tag ${tag}: ${pythonRepr(item)}`);
+    if (typeof name !== 'string') throw internalError(`invalid projection for tag ${tag}: ${pyReprJson(item)}`);
     const func = isObject(options) ? options.func : undefined;
     if (func !== undefined && func !== null && !FUNCTIONS.has(String(func))) {
       throw internalError(`\nInvalid function specification ${String(func)}`);
@@ -336,7 +321,7 @@ function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>, budget:
   const blocks = Array.isArray(spec) ? spec : spec ? [spec] : [];
   budget.spend(blocks.length);
   for (const block of blocks) {
-    if (!isObject(block)) throw internalError(`invalid order_by entry ${pythonRepr(block)}`);
+    if (!isObject(block)) throw internalError(`invalid order_by entry ${pyReprJson(block)}`);
     for (const [tag, terms] of Object.entries(block)) {
       const entity = tagged.get(tag);
       if (!entity) throw internalError(`order_by: unknown tag ${tag}`);
@@ -345,7 +330,7 @@ function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>, budget:
       for (const term of list) {
         const [name, options] =
           typeof term === 'string' ? [term, {}] : isObject(term) ? (Object.entries(term)[0] ?? []) : [];
-        if (typeof name !== 'string') throw internalError(`invalid order_by term ${pythonRepr(term)}`);
+        if (typeof name !== 'string') throw internalError(`invalid order_by term ${pyReprJson(term)}`);
         const order = isObject(options) ? options.order : options;
         const field = resolveField(entity, name, tag);
         const cast = parseCast(options, field);
@@ -388,7 +373,7 @@ function checkAggregates(vertices: QbVertex[], order: QbOrder[]): void {
 /** Python's `TypeError` text for subscripting a JSON value that is neither a list nor a dictionary. */
 function notSubscriptable(value: unknown): string {
   if (typeof value === 'string') return "string indices must be integers, not 'str'";
-  return `'${pythonType(value)}' object is not subscriptable`;
+  return `'${pyTypeNameJson(value)}' object is not subscriptable`;
 }
 
 /** `QueryBuilder.post` reads `path[-1]['tag']` before anything else (KeyError, IndexError, TypeError: 500). */
@@ -407,7 +392,7 @@ function lastTag(path: unknown): void {
 export function parseQueryBuilder(body: unknown): QbPlan {
   if (!isObject(body)) {
     throw internalError(
-      `POSTed data MUST be a valid QueryBuilder.as_dict() dictionary. Got instead (type: <class '${pythonType(body)}'>): ${pythonRepr(body)}`,
+      `POSTed data MUST be a valid QueryBuilder.as_dict() dictionary. Got instead (type: <class '${pyTypeNameJson(body)}'>): ${pyReprJson(body)}`,
     );
   }
   if (!('path' in body)) throw internalError("'path'");

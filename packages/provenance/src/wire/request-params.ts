@@ -161,7 +161,8 @@ export function interpretQuery(fields: QueryField[]): RequestParams {
     extrasFilter: optionalList('extras_filter'),
     fullType: reserved.get('full_type'),
     downloadFormat: reserved.get('download_format'),
-    download: !(download === false || download === 'False'),
+    // `download not in ['false', 'False', False]` (resources.py Node.get): quoted or bare.
+    download: !(download === false || download === 'False' || download === 'false'),
     filename: text('filename'),
     inLimit: reserved.get('in_limit'),
     outLimit: reserved.get('out_limit'),
