@@ -16,7 +16,7 @@ import { NO_USER, referenceUserFilter } from '../src/wire/user-filter.js';
  */
 
 const params = (text: string) => interpretQuery(parseQueryString(text));
-const valueOf = (text: string): FieldValue => parseQueryString(`k=${text}`)[0]?.value as FieldValue;
+const parsedValue = (text: string): FieldValue => parseQueryString(`k=${text}`)[0]?.value as FieldValue;
 function failure(fn: () => unknown): { status: number; message: string } | undefined {
   try {
     fn();
@@ -36,7 +36,7 @@ describe('restapi/common/utils.py Utils.parse_query_string: pyparsing_common.num
     ['.5', { kind: 'float', value: 0.5 }],
     ['"5"', '5'],
   ])('%s is %j (sci_real and real are floats, signed_integer an int)', (text, expected) => {
-    expect(valueOf(text)).toEqual(expected);
+    expect(parsedValue(text)).toEqual(expected);
   });
 });
 
@@ -87,7 +87,10 @@ describe('restapi/translator/base.py BaseTranslator.set_limit_offset and Utils.p
     ['limit="5.0"', 'Limit value must be an integer'],
     ['offset="x"', 'Offset value must be an integer'],
     ['limit=1,2', "int() argument must be a string, a bytes-like object or a real number, not 'list'"],
-    ['limit=2020-01-01', "int() argument must be a string, a bytes-like object or a real number, not 'DatetimePrecision'"],
+    [
+      'limit=2020-01-01',
+      "int() argument must be a string, a bytes-like object or a real number, not 'DatetimePrecision'",
+    ],
     ['limit=1e999', 'cannot convert float infinity to integer'],
   ])('%s answers 500 %j', (text, message) => {
     expect(failure(() => pageWindow(params(text), undefined, 50))).toEqual({ status: 500, message });
@@ -264,20 +267,26 @@ describe('restapi/common/identifiers.py validate_full_type: type_check(full_type
 
 describe('NodeTranslator.get_all_download_formats / identifiers.load_entry_point_from_full_type', () => {
   it.each([
-    ['"data.core.structure.StructureData.|"', { 'data.core.structure.StructureData.|': ['chemdoodle', 'cif', 'xsf', 'xyz'] }],
+    [
+      '"data.core.structure.StructureData.|"',
+      { 'data.core.structure.StructureData.|': ['chemdoodle', 'cif', 'xsf', 'xyz'] },
+    ],
     ['"data.structure.StructureData.|"', { 'data.structure.StructureData.|': ['chemdoodle', 'cif', 'xsf', 'xyz'] }],
     ['"data.core.int.Int.|"', { 'data.core.int.Int.|': [] }],
-    ['"data.core.structure.StructureData.|whatever"', { 'data.core.structure.StructureData.|whatever': ['chemdoodle', 'cif', 'xsf', 'xyz'] }],
+    [
+      '"data.core.structure.StructureData.|whatever"',
+      { 'data.core.structure.StructureData.|whatever': ['chemdoodle', 'cif', 'xsf', 'xyz'] },
+    ],
     ['"x|aiida.data:core.cif"', { 'x|aiida.data:core.cif': ['cif'] }],
     ['"x|aiida.node:data"', { 'x|aiida.node:data': [] }],
     ['"process.calculation.calcjob.CalcJobNode.|aiida.calculations:core.arithmetic.add"', {}],
     ['"process.workflow.workchain.WorkChainNode.|aiida.workflows:arithmetic.multiply_add"', {}],
   ])('full_type=%s → %j', (text, expected) => {
-    expect(downloadFormatsFor(valueOf(text))).toEqual(expected);
+    expect(downloadFormatsFor(parsedValue(text))).toEqual(expected);
   });
 
   it.each(['""', '0', 'false'])('full_type=%s (falsy) lists every data class', (text) => {
-    expect(Object.keys(downloadFormatsFor(valueOf(text)))).toContain('data.core.cif.CifData.|');
+    expect(Object.keys(downloadFormatsFor(parsedValue(text)))).toContain('data.core.cif.CifData.|');
   });
 
   it.each([
@@ -285,12 +294,20 @@ describe('NodeTranslator.get_all_download_formats / identifiers.load_entry_point
     ['5', 404, 'The full type 5 is invalid.'],
     ['true', 404, 'The full type True is invalid.'],
     ['"a|b|c"', 404, 'The full type a|b|c is invalid.'],
-    ['"process.calculation.calcjob.CalcJobNode.|aiida.calculations:quantumespresso.pw"', 501, 'The download formats for this node type are not available.'],
-    ['"process.calculation.calcfunction.CalcFunctionNode.|some.module.fn"', 501, 'The download formats for this node type are not available.'],
+    [
+      '"process.calculation.calcjob.CalcJobNode.|aiida.calculations:quantumespresso.pw"',
+      501,
+      'The download formats for this node type are not available.',
+    ],
+    [
+      '"process.calculation.calcfunction.CalcFunctionNode.|some.module.fn"',
+      501,
+      'The download formats for this node type are not available.',
+    ],
     ['"data.core.structure.%|"', 501, 'The download formats for this node type are not available.'],
     ['"abc|"', 501, 'The download formats for this node type are not available.'],
   ])('full_type=%s answers %i %j', (text, status, message) => {
-    expect(failure(() => downloadFormatsFor(valueOf(text)))).toEqual({ status, message });
+    expect(failure(() => downloadFormatsFor(parsedValue(text)))).toEqual({ status, message });
   });
 });
 
@@ -316,13 +333,22 @@ describe('orm/utils/node.py load_node_class: the class whose formats /download o
 describe('QueryBuilder POST: resources.py QueryBuilder.post and orm/querybuilder.py', () => {
   const node = (tag: string, extra: Record<string, unknown> = {}) => ({ entity_type: '', tag, ...extra });
   it.each([
-    [{ path: [{ entity_type: 'comment', orm_base: 'comment', tag: 'c' }], project: {} }, 'The type string comment is invalid'],
+    [
+      { path: [{ entity_type: 'comment', orm_base: 'comment', tag: 'c' }], project: {} },
+      'The type string comment is invalid',
+    ],
     [{ path: [{ entity_type: 'log', orm_base: 'log', tag: 'l' }], project: {} }, 'The type string log is invalid'],
     [{ path: [{ entity_type: 'authinfo', tag: 'a' }], project: {} }, 'The type string authinfo is invalid'],
-    [{ path: [{ entity_type: 'data.core.dict.Dict', tag: 'd' }], project: {} }, 'The type string data.core.dict.Dict is invalid'],
+    [
+      { path: [{ entity_type: 'data.core.dict.Dict', tag: 'd' }], project: {} },
+      'The type string data.core.dict.Dict is invalid',
+    ],
     [{ path: [{ orm_base: 'group', tag: 'g' }], project: {} }, 'You need to specify at least a class or a entity_type'],
     [{ path: [{ entity_type: 5, tag: 'g' }], project: {} }, '5 was passed as entity_type, but is not a string'],
-    [{ path: [{ entity_type: ['user', ''], tag: 'g' }], project: {} }, 'Non-matching types have been passed as list/tuple/set.'],
+    [
+      { path: [{ entity_type: ['user', ''], tag: 'g' }], project: {} },
+      'Non-matching types have been passed as list/tuple/set.',
+    ],
     [{ path: [{ entity_type: '' }], project: {} }, "'tag'"],
     [{ path: [], project: {} }, 'list index out of range'],
     [{ path: {}, project: {} }, '-1'],

@@ -35,7 +35,8 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     const response = await fetch(`${api.base}/api/v4${path}`);
     return { status: response.status, headers: response.headers, body: await response.json() };
   };
-  const nodes = async (query: string): Promise<Node[]> => ((await get(`/nodes?${query}`)).body.data?.nodes ?? []) as Node[];
+  const nodes = async (query: string): Promise<Node[]> =>
+    ((await get(`/nodes?${query}`)).body.data?.nodes ?? []) as Node[];
   const fail = async (path: string) => {
     const { status, body } = await get(path);
     return { status, message: body.message };
@@ -89,7 +90,9 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
 
   it('limits links/tree as QueryBuilder.limit does', async () => {
     const tree = async (query: string) => (await get(`/nodes/${calc.uuid}/links/tree?${query}`)).body;
-    const all = (await tree('')).data as { metadata: [{ total_no_of_incomings: number; total_no_of_outgoings: number }] };
+    const all = (await tree('')).data as {
+      metadata: [{ total_no_of_incomings: number; total_no_of_outgoings: number }];
+    };
     expect(all.metadata[0].total_no_of_incomings).toBe(2);
     expect((await tree('in_limit=true&out_limit=0')).data).toMatchObject({
       metadata: [{ sent_no_of_incomings: 1, sent_no_of_outgoings: 0, total_no_of_incomings: 2 }],
@@ -110,7 +113,9 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     const formats = async (fullType: string) => get(`/nodes/download_formats?full_type="${fullType}"`);
     const add = await formats('process.calculation.calcjob.CalcJobNode.|aiida.calculations:core.arithmetic.add');
     expect([add.status, add.body.data]).toEqual([200, {}]);
-    expect((await formats('process.calculation.calcjob.CalcJobNode.|aiida.calculations:quantumespresso.pw')).status).toBe(501);
+    expect(
+      (await formats('process.calculation.calcjob.CalcJobNode.|aiida.calculations:quantumespresso.pw')).status,
+    ).toBe(501);
     expect((await formats('data.array.bands.BandsData.|')).body.data).toEqual({
       'data.array.bands.BandsData.|': expect.arrayContaining(['agr_batch', 'json']),
     });
@@ -141,8 +146,12 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     expect(await post({ path: [{ entity_type: '', tag: 'n' }], project: {}, limit: '2' })).toEqual({
       message: 'The limit has to be an integer, or None',
     });
-    const all = await post({ path: [{ entity_type: 'data.core.int.Int.', tag: 'n' }], project: { n: ['id'] }, limit: -1 });
-    expect((all.data?.n as unknown[]).length).toBeGreaterThan(2);
+    const all = await post({
+      path: [{ entity_type: 'data.core.int.Int.', tag: 'n' }],
+      project: { n: ['id'] },
+      limit: -1,
+    });
+    expect(all.data?.n).toEqual(expect.arrayContaining([expect.anything(), expect.anything(), expect.anything()]));
   });
 
   it("lists a calcjob's files, nested directories included", async () => {

@@ -127,7 +127,9 @@ async function make(args: string[]): Promise<void> {
     },
   });
   const size = archiveSize(values);
-  const out = resolve(values.out ?? ('nodes' in size ? `synthetic-${size.nodes}.aiida` : `shapes-${size.shapes.join('-')}.aiida`));
+  const out = resolve(
+    values.out ?? ('nodes' in size ? `synthetic-${size.nodes}.aiida` : `shapes-${size.shapes.join('-')}.aiida`),
+  );
   const made = await makeArchive(out, size, values.seed ? Number(values.seed) : undefined);
   process.stdout.write(
     `wrote ${made.path}: ${made.nodes} nodes, ${made.links} links, ${made.objects} repository objects\n`,

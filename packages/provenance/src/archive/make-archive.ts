@@ -109,7 +109,10 @@ export async function makeArchive(
     const sink = writerSink(writer, objects);
     const written = writer.transaction(() => {
       fixedRows(writer);
-      const graph = 'nodes' in size ? new SyntheticGraph(sink, size.nodes, seed) : new ShapedGraph(sink, size.shapes, size.count, seed);
+      const graph =
+        'nodes' in size
+          ? new SyntheticGraph(sink, size.nodes, seed)
+          : new ShapedGraph(sink, size.shapes, size.count, seed);
       return graph.generate();
     });
     writer.close();

@@ -65,7 +65,13 @@ export class ShapedGraph {
   private add(
     nodeType: string,
     attributes: Attributes,
-    options: { processType?: string; label?: string; files?: Record<string, string>; computer?: number; user?: number } = {},
+    options: {
+      processType?: string;
+      label?: string;
+      files?: Record<string, string>;
+      computer?: number;
+      user?: number;
+    } = {},
   ): number {
     const id = this.nextId++;
     this.sink.node({
@@ -150,7 +156,7 @@ export class ShapedGraph {
       ecutwfc: 30 + Math.floor(this.random() * 40),
       smearing: this.pick(['gaussian', 'cold', 'mv']),
       nested: { list: [1, 2.5, 'x', null, true], empty: {} },
-      'ünïcode': 'α β',
+      ünïcode: 'α β',
     });
     this.add('data.core.int.Int.', { value: Math.floor(this.random() * 100) });
     this.add('data.core.float.Float.', { value: Math.round(this.random() * 1e6) / 1e3 });
@@ -176,11 +182,24 @@ export class ShapedGraph {
     const x = Array.from({ length: n }, (_, i) => i * 0.5);
     this.add(
       'data.core.array.xy.XyData.',
-      { 'array|x_array': [n], 'array|y_array_0': [n], x_name: 'time', x_units: 's', y_names: ['signal'], y_units: ['V'] },
+      {
+        'array|x_array': [n],
+        'array|y_array_0': [n],
+        x_name: 'time',
+        x_units: 's',
+        y_names: ['signal'],
+        y_units: ['V'],
+      },
       {
         files: {
           'x_array.npy': this.file(npy('<f8', [n], x)),
-          'y_array_0.npy': this.file(npy('<f8', [n], x.map((v) => v * v))),
+          'y_array_0.npy': this.file(
+            npy(
+              '<f8',
+              [n],
+              x.map((v) => v * v),
+            ),
+          ),
         },
       },
     );
@@ -229,7 +248,11 @@ export class ShapedGraph {
       'process.calculation.calcjob.CalcJobNode.',
       this.pick(['aiida.calculations:quantumespresso.pw', 'aiida.calculations:core.arithmetic.add']),
       'PwCalculation',
-      { state: this.pick(['parsing', 'retrieving', 'finished']), resources: { num_machines: 1 }, parser_name: 'quantumespresso.pw' },
+      {
+        state: this.pick(['parsing', 'retrieving', 'finished']),
+        resources: { num_machines: 1 },
+        parser_name: 'quantumespresso.pw',
+      },
       { computer: 2, files },
     );
     this.sink.link(structure, calc, 'structure', 'input_calc');
@@ -254,7 +277,11 @@ export class ShapedGraph {
       'aiida.workflows:core.arithmetic.multiply_add',
       'MultiplyAddWorkChain',
     );
-    const inner = this.process('process.workflow.workchain.WorkChainNode.', 'my_plugin.workflows.Inner', 'InnerWorkChain');
+    const inner = this.process(
+      'process.workflow.workchain.WorkChainNode.',
+      'my_plugin.workflows.Inner',
+      'InnerWorkChain',
+    );
     const fn = this.process(
       'process.calculation.calcfunction.CalcFunctionNode.',
       'aiida.workflows.arithmetic.add_multiply.add_multiply',
@@ -277,8 +304,13 @@ export class ShapedGraph {
     const process =
       this.processes.length > 0
         ? this.pick(this.processes)
-        : this.process('process.workflow.workchain.WorkChainNode.', 'aiida.workflows:core.arithmetic.multiply_add', 'MultiplyAddWorkChain');
-    for (let i = 0; i < 3; i++) this.sink.log(process, this.time(), `[${process}|step_${i}]: message ${i}`, this.pick(LEVELS));
+        : this.process(
+            'process.workflow.workchain.WorkChainNode.',
+            'aiida.workflows:core.arithmetic.multiply_add',
+            'MultiplyAddWorkChain',
+          );
+    for (let i = 0; i < 3; i++)
+      this.sink.log(process, this.time(), `[${process}|step_${i}]: message ${i}`, this.pick(LEVELS));
   }
 
   comments(): void {

@@ -9,12 +9,12 @@ import {
   listLinks,
   type NodeContent,
 } from '../storage/aiida/nodes.js';
+import { downloadFormatsFor } from '../wire/download-formats.js';
 import { inputError } from '../wire/errors.js';
+import { fullTypeFilter } from '../wire/full-type.js';
 import { listQuery } from '../wire/list-query.js';
 import { buildNamespaceTree } from '../wire/namespace-tree.js';
 import { nodeRecord, pickExisting } from '../wire/node-records.js';
-import { fullTypeFilter } from '../wire/full-type.js';
-import { downloadFormatsFor } from '../wire/download-formats.js';
 import { derivedProperties, treeDescription } from '../wire/node-types.js';
 import { pageWindow, treeLimit, validateRequest } from '../wire/pagination.js';
 import { PROJECTABLE_PROPERTIES } from '../wire/projectable.js';

@@ -1,5 +1,5 @@
-import { inputError, notAvailable, validationError } from '../wire/errors.js';
 import { exportClassOf } from '../wire/download-formats.js';
+import { inputError, notAvailable, validationError } from '../wire/errors.js';
 import { validateRequest } from '../wire/pagination.js';
 import { pyStr } from '../wire/python-values.js';
 import { fileKey, listDirectory } from '../wire/repository-tree.js';

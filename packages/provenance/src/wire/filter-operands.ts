@@ -1,5 +1,5 @@
 import { internalError } from './errors.js';
-import { pyRepr, pyReprJson, pyStr, pyTypeName, pyTypeNameJson } from './python-values.js';
+import { pyRepr, pyReprJson, pyTypeName, pyTypeNameJson } from './python-values.js';
 import type { FieldValue } from './query-string.js';
 import type { ColumnFilter } from './request-params.js';
 
@@ -50,7 +50,9 @@ export function checkOperand(filter: ColumnFilter): ColumnFilter {
   if (TIME_COLUMNS.has(filter.column) && op !== 'like' && op !== 'ilike') {
     const first = Array.isArray(value) ? value[0] : value;
     if (!datetime(first)) {
-      throw internalError(`(builtins.AttributeError) '${pyTypeName(first as FieldValue)}' object has no attribute 'tzinfo'`);
+      throw internalError(
+        `(builtins.AttributeError) '${pyTypeName(first as FieldValue)}' object has no attribute 'tzinfo'`,
+      );
     }
   }
   return typeof parsed === 'string' && Array.isArray(value) ? { ...filter, value: value as string[] } : filter;

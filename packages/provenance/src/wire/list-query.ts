@@ -10,7 +10,9 @@ export interface ListQuery {
 
 /** The translator's filters and ordering: validated columns, `full_type` for nodes, `id` as tie-breaker. */
 export function listQuery(resource: ResourceDefinition, params: RequestParams, extra: Condition[] = []): ListQuery {
-  const conditions: Condition[] = params.filters.map((f) => checkOperand({ ...f, column: resolveColumn(resource, f.column) }));
+  const conditions: Condition[] = params.filters.map((f) =>
+    checkOperand({ ...f, column: resolveColumn(resource, f.column) }),
+  );
   const fullType = resource === NODES ? fullTypeFilter(params.fullType) : undefined;
   if (fullType) conditions.push(fullType);
   const orderby = params.orderby.map((t) => ({ ...t, column: resolveColumn(resource, t.column) }));

@@ -48,7 +48,8 @@ export function pageWindow(params: RequestParams, page: number | undefined, tota
     if (params.offset === undefined) return { limit, offset: undefined };
     const offset = notNegative(pyInt(params.offset, 'Offset value must be an integer'));
     // Offsets reach SQL as integers: a double past 2^53 is not one any more.
-    if (offset > Number.MAX_SAFE_INTEGER) throw validationError(`Offset cannot be bigger than ${Number.MAX_SAFE_INTEGER}`);
+    if (offset > Number.MAX_SAFE_INTEGER)
+      throw validationError(`Offset cannot be bigger than ${Number.MAX_SAFE_INTEGER}`);
     return { limit, offset };
   }
   const perpage =

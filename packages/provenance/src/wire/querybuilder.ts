@@ -171,13 +171,16 @@ const unsupported = (what: string) => internalError(`QueryBuilder: ${what} is no
  */
 function entityOf(item: Json): Entity {
   const given = item.entity_type;
-  if (given === undefined || given === null) throw internalError('You need to specify at least a class or a entity_type');
+  if (given === undefined || given === null)
+    throw internalError('You need to specify at least a class or a entity_type');
   const types = Array.isArray(given) ? given : [given];
   let entity: Entity | undefined;
   for (const type of types) {
-    if (typeof type !== 'string') throw internalError(`${pythonStr(type)} was passed as entity_type, but is not a string`);
+    if (typeof type !== 'string')
+      throw internalError(`${pythonStr(type)} was passed as entity_type, but is not a string`);
     const next = entityOfType(type);
-    if (entity !== undefined && next !== entity) throw internalError('Non-matching types have been passed as list/tuple/set.');
+    if (entity !== undefined && next !== entity)
+      throw internalError('Non-matching types have been passed as list/tuple/set.');
     entity = next;
   }
   return entity ?? 'node';
@@ -349,7 +352,9 @@ function rowBound(value: unknown, what: 'limit' | 'offset'): number | undefined 
   if (value === undefined || value === null) return undefined;
   const n = typeof value === 'boolean' ? Number(value) : value;
   if (!Number.isInteger(n)) {
-    throw internalError(what === 'limit' ? 'The limit has to be an integer, or None' : 'offset has to be an integer, or None');
+    throw internalError(
+      what === 'limit' ? 'The limit has to be an integer, or None' : 'offset has to be an integer, or None',
+    );
   }
   checkInteger(n as number, what);
   return (n as number) < 0 ? (what === 'limit' ? undefined : 0) : (n as number);

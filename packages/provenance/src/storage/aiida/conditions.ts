@@ -1,10 +1,10 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Condition } from '../../wire/full-type.js';
 import type { ColumnFilter } from '../../wire/request-params.js';
+import { integerAffinity, textAffinity } from '../../wire/sqlite-affinity.js';
 import { balanced } from './balanced.js';
 import { NODE_TEXT_TABLE } from './ddl.js';
 import type { AiidaDialect } from './open.js';
-import { integerAffinity, textAffinity } from '../../wire/sqlite-affinity.js';
 import { timeParameter } from './rows.js';
 
 type Scalar = string | number | boolean | Date;
