@@ -33,7 +33,7 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
   let api: RunningApi;
   const get = async (path: string): Promise<Answer> => {
     const response = await fetch(`${api.base}/api/v4${path}`);
-    return { status: response.status, headers: response.headers, body: await response.json() };
+    return { status: response.status, headers: response.headers, body: (await response.json()) as Answer['body'] };
   };
   const nodes = async (query: string): Promise<Node[]> =>
     ((await get(`/nodes?${query}`)).body.data?.nodes ?? []) as Node[];
@@ -172,7 +172,7 @@ describe('make-archive shapes', () => {
   it('writes every shape with its links, logs, comments and group members', async () => {
     const api = await serveArchive(archive, 'sqlite');
     try {
-      const stats = await (await fetch(`${api.base}/api/v4/nodes/statistics`)).json();
+      const stats = (await (await fetch(`${api.base}/api/v4/nodes/statistics`)).json()) as { data: { types: object } };
       expect(Object.keys(stats.data.types)).toEqual(
         expect.arrayContaining([
           'data.core.array.bands.BandsData.',
