@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { downloadFormatsFor, exportClassOf } from '../src/wire/download-formats.js';
+import { downloadFormatsFor, exportClassOf, loadNodeClass } from '../src/wire/download-formats.js';
 import { checkOperand } from '../src/wire/filter-operands.js';
 import { fullTypeFilter } from '../src/wire/full-type.js';
+import { treeDescription } from '../src/wire/node-types.js';
 import { pageWindow, treeLimit } from '../src/wire/pagination.js';
 import { pyInt } from '../src/wire/python-values.js';
 import { type FieldValue, parseQueryString } from '../src/wire/query-string.js';
@@ -328,6 +329,32 @@ describe('orm/utils/node.py load_node_class: the class whose formats /download o
       expect(exportClassOf(nodeType)).toBeUndefined();
     },
   );
+});
+
+describe('links/tree descriptions: get_description of the class load_node_class loads (inherited)', () => {
+  it.each([
+    ['data.core.array.bands.BandsData.', 'BandsData'],
+    ['data.array.kpoints.KpointsData.', 'KpointsData'],
+    ['process.calculation.calcjob.CalcJobNode.', 'CalcJobNode'],
+    ['process.calculation.plugin.Missing.', 'ProcessNode'],
+    ['data.plugin.thing.Thing.', 'Data'],
+    ['', 'Node'],
+  ])('%j loads as %s', (nodeType, className) => {
+    expect(loadNodeClass(nodeType)).toBe(className);
+  });
+
+  it.each([
+    ['data.core.array.bands.BandsData.', { 'array|kpoints': [12, 3] }, '', undefined, '(Path of 12 kpts)'],
+    ['data.core.code.installed.InstalledCode.', {}, 'pw', 'daint', 'pw@daint'],
+    ['data.core.code.containerized.ContainerizedCode.', {}, 'pw', 'daint', 'pw@daint'],
+    ['data.core.code.portable.PortableCode.', {}, 'pw', undefined, 'pw'],
+    ['data.core.code.Code.', {}, 'pw', undefined, 'pw@repository'],
+    ['process.calculation.calcjob.CalcJobNode.', { state: 'parsing' }, '', undefined, 'parsing'],
+    ['process.calculation.calcjob.CalcJobNode.', { state: 'FINISHED' }, '', undefined, ''],
+    ['data.core.dict.Dict.', { a: 1 }, 'x', undefined, ''],
+  ])('%s %j → %j', (nodeType, attributes, label, computer, expected) => {
+    expect(treeDescription(nodeType, attributes, label, computer)).toBe(expected);
+  });
 });
 
 describe('QueryBuilder POST: resources.py QueryBuilder.post and orm/querybuilder.py', () => {

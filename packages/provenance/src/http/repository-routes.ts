@@ -1,4 +1,4 @@
-import { exportClassOf } from '../wire/download-formats.js';
+import { exportClassOf, loadNodeClass } from '../wire/download-formats.js';
 import { inputError, notAvailable, validationError } from '../wire/errors.js';
 import { validateRequest } from '../wire/pagination.js';
 import { pyStr } from '../wire/python-values.js';
@@ -41,6 +41,8 @@ export const repoContentsHandler: Handler = async (call) => {
   return sendObject(call, key, params.filename);
 };
 
+const SINGLE_FILE_CLASSES = new Set(['SinglefileData', 'CifData', 'UpfData']);
+
 const DOWNLOAD_HINT = 'The available download formats can be queried using the /nodes/download_formats/ endpoint.';
 
 export const downloadHandler =
@@ -68,7 +70,9 @@ export const downloadHandler =
       );
     }
     const content = await exporter(node, call, aiidaVersion);
-    const filename = typeof node.attributes.filename === 'string' ? node.attributes.filename : `${node.uuid}.${format}`;
+    // `node.filename` exists on SinglefileData and its subclasses (CifData, UpfData) only (DataTranslator).
+    const named = SINGLE_FILE_CLASSES.has(loadNodeClass(node.node_type));
+    const filename = named ? String(node.attributes.filename ?? 'None') : `${node.uuid}.${format}`;
     if (!params.download) {
       const data = { download: { data: content, filename, status: 200 } };
       return sendEnvelope(call, 'nodes', data, call.params.id ?? null, { totalCount: 1 });

@@ -1,5 +1,4 @@
 import { inputError, notAvailable } from './errors.js';
-import { DOWNLOAD_FORMATS } from './node-types.js';
 import { pyStr, pyTruthy } from './python-values.js';
 import type { FieldValue } from './query-string.js';
 
@@ -8,6 +7,35 @@ import type { FieldValue } from './query-string.js';
  * `identifiers.load_entry_point_from_full_type`) and for a stored node (`orm.utils.node.load_node_class`):
  * both load a class through aiida-core 2.9's entry points and ask it for `get_export_formats()`.
  */
+
+/** `get_all_download_formats()` of the reference (aiida-core 2.x entry points). */
+export const DOWNLOAD_FORMATS: Record<string, string[]> = {
+  'data.core.array.ArrayData.|': ['json'],
+  'data.core.array.bands.BandsData.|': [
+    'agr',
+    'agr_batch',
+    'dat_blocks',
+    'dat_multicolumn',
+    'gnuplot',
+    'json',
+    'mpl_pdf',
+    'mpl_png',
+    'mpl_singlefile',
+    'mpl_withjson',
+  ],
+  'data.core.array.kpoints.KpointsData.|': ['json'],
+  'data.core.array.projection.ProjectionData.|': ['json'],
+  'data.core.array.trajectory.TrajectoryData.|': ['cif', 'json', 'xsf'],
+  'data.core.array.xy.XyData.|': ['json'],
+  'data.core.cif.CifData.|': ['cif'],
+  'data.core.code.Code.|': ['yaml', 'yml'],
+  'data.core.code.abstract.AbstractCode.|': ['yaml', 'yml'],
+  'data.core.code.containerized.ContainerizedCode.|': ['yaml', 'yml'],
+  'data.core.code.installed.InstalledCode.|': ['yaml', 'yml'],
+  'data.core.code.portable.PortableCode.|': ['yaml', 'yml'],
+  'data.core.structure.StructureData.|': ['chemdoodle', 'cif', 'xsf', 'xyz'],
+  'data.core.upf.UpfData.|': ['json', 'upf'],
+};
 
 /** `aiida.data` entry points (aiida-core's pyproject.toml) and their classes. */
 const DATA_CLASSES: Record<string, string> = {
@@ -194,20 +222,49 @@ export function downloadFormatsFor(fullType: FieldValue | undefined): Record<str
   return loaded === 'other' ? {} : { [fullType]: loaded.formats };
 }
 
+/** `aiida.node` entry points: the process node classes. */
+const PROCESS_CLASSES: Record<string, string> = {
+  process: 'ProcessNode',
+  'process.calculation': 'CalculationNode',
+  'process.calculation.calcfunction': 'CalcFunctionNode',
+  'process.calculation.calcjob': 'CalcJobNode',
+  'process.workflow': 'WorkflowNode',
+  'process.workflow.workchain': 'WorkChainNode',
+  'process.workflow.workfunction': 'WorkFunctionNode',
+};
+
+const PROCESS_OR_NODE = new Set(['Node', ...Object.values(PROCESS_CLASSES)]);
+
 /**
- * The class a stored node loads as (`load_node_class`): data types through their entry point, falling back
- * on `Data` (no formats); `undefined` for process nodes and the base `Node` (no `Data`: downloads are 501).
+ * `orm.utils.node.load_node_class`: the class name a stored node loads as. Data types go through their entry
+ * point (deprecated names included) and fall back on `Data`, process types on `ProcessNode`, anything else
+ * on `Data`; `''` is the base `Node`.
  */
-export function exportClassOf(nodeType: string): { formats: string[]; fullType: string } | undefined {
-  if (nodeType === '') return undefined;
-  if (nodeType === 'data.Data.') return { formats: [], fullType: 'data.Data.|' };
+export function loadNodeClass(nodeType: string): string {
+  if (nodeType === '') return 'Node';
+  if (nodeType === 'data.Data.' || !nodeType.endsWith('.')) return 'Data';
   const basePath = rsplit2(nodeType).replace(/^node\./, '');
   if (basePath.startsWith('data.')) {
-    const loaded = loadEntryPoint('aiida.data', basePath.slice(5));
-    return typeof loaded === 'object' ? loaded : { formats: [], fullType: 'data.Data.|' };
+    const name = basePath.slice('data.'.length);
+    return DATA_CLASSES[DEPRECATED['aiida.data']?.includes(name) ? `core.${name}` : name] ?? 'Data';
   }
-  if (basePath.startsWith('process')) return undefined;
-  return { formats: [], fullType: 'data.Data.|' };
+  if (basePath.startsWith('process')) return PROCESS_CLASSES[basePath] ?? 'ProcessNode';
+  return 'Data';
+}
+
+const ENTRY_OF_CLASS = new Map(Object.entries(DATA_CLASSES).map(([name, className]) => [className, name]));
+
+/**
+ * The formats `/download` offers for a stored node (`get_export_formats()` of its class) and the full type
+ * of that class; `undefined` for process nodes and the base `Node` (no `Data`: downloads are 501).
+ */
+export function exportClassOf(nodeType: string): { formats: string[]; fullType: string } | undefined {
+  const className = loadNodeClass(nodeType);
+  if (PROCESS_OR_NODE.has(className)) return undefined;
+  const entry = ENTRY_OF_CLASS.get(className);
+  return entry
+    ? (dataClass(entry) as { formats: string[]; fullType: string })
+    : { formats: [], fullType: 'data.Data.|' };
 }
 
 /** Python's `text.rsplit('.', 2)[0]`. */
