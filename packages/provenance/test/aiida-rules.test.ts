@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { downloadFormatsFor, exportClassOf, loadNodeClass } from '../src/wire/download-formats.js';
 import { checkOperand } from '../src/wire/filter-operands.js';
 import { fullTypeFilter } from '../src/wire/full-type.js';
+import { buildNamespaceTree, type NamespaceDescription } from '../src/wire/namespace-tree.js';
 import { treeDescription } from '../src/wire/node-types.js';
 import { pageWindow, treeLimit } from '../src/wire/pagination.js';
 import { pyInt } from '../src/wire/python-values.js';
@@ -329,6 +330,21 @@ describe('orm/utils/node.py load_node_class: the class whose formats /download o
       expect(exportClassOf(nodeType)).toBeUndefined();
     },
   );
+});
+
+describe('identifiers.get_node_namespace: is_valid_entry_point_string decides a process leaf’s place', () => {
+  const leaves = (node: NamespaceDescription): string[] =>
+    node.subspaces.length ? node.subspaces.flatMap(leaves) : [node.path];
+  it.each([
+    ['aiida.calculations:quantumespresso.pw', 'node.process.calculation.calcjob.quantumespresso.pw'],
+    ['aiida.calculations.importers:x.y', 'node.process.calculation.calcjob.x.y'],
+    ['aiida.tools.workflows:x', 'node.process.calculation.calcjob.x'],
+    ['aiida.brokers:core.rabbitmq', 'node.process.calculation.calcjob.~no-entry-point~.aiida.brokers:core.rabbitmq'],
+    ['aiida.calculations:a:b', 'node.process.calculation.calcjob.~no-entry-point~.aiida.calculations:a:b'],
+  ])('process type %s is the leaf %s', (processType, path) => {
+    const tree = buildNamespaceTree([{ nodeType: 'process.calculation.calcjob.CalcJobNode.', processType }], false);
+    expect(leaves(tree)).toEqual([path]);
+  });
 });
 
 describe('links/tree descriptions: get_description of the class load_node_class loads (inherited)', () => {

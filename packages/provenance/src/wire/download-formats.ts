@@ -118,6 +118,7 @@ const OTHER_ENTRY_POINTS: Record<string, readonly string[]> = {
   'aiida.tools.calculations': [],
   'aiida.tools.data.orbitals': ['core.orbital', 'core.realhydrogen'],
   'aiida.tools.dbexporters': [],
+  'aiida.tools.workflows': [],
   'aiida.tools.dbimporters': [
     'core.cod',
     'core.icsd',
@@ -192,8 +193,8 @@ function loadEntryPoint(group: string, given: string): Loaded {
   return OTHER_ENTRY_POINTS[group]?.includes(name) ? 'other' : 'missing';
 }
 
-/** `is_valid_entry_point_string`: exactly one `:` and a group aiida knows. */
-function entryPointOf(text: string): [group: string, name: string] | undefined {
+/** `is_valid_entry_point_string`: exactly one `:` and a group of `ENTRY_POINT_GROUP_TO_MODULE_PATH_MAP`. */
+export function entryPointOf(text: string): [group: string, name: string] | undefined {
   const parts = text.split(':');
   if (parts.length !== 2 || !KNOWN_GROUPS.has(parts[0] as string)) return undefined;
   return parts as [string, string];
