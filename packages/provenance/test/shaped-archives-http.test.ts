@@ -42,6 +42,9 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     return { status, message: body.message };
   };
   let calc: Node;
+  /** The rules run in three tests, each on one served copy (PostgreSQL loads the archive per test). */
+  const steps: [string, () => Promise<void>][] = [];
+  const step = (name: string, run: () => Promise<void>) => steps.push([name, run]);
 
   beforeEach(async () => {
     api = await serveArchive(archive, dialect, url());
@@ -49,7 +52,7 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
   });
   afterEach(() => api.stop());
 
-  it('error answers carry Access-Control-Allow-Origin only (api.py error handler, flask-cors)', async () => {
+  step('error answers carry Access-Control-Allow-Origin only (api.py error handler, flask-cors)', async () => {
     for (const path of ['/nodes?limit=abc', '/nodes/page/99', `/nodes/${calc.uuid}/links/tree?in_limit=1.5`, '/nope']) {
       const { status, headers } = await get(path);
       expect(status, path).toBeGreaterThanOrEqual(400);
@@ -60,14 +63,14 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     expect((await get('/nodes?limit=1')).headers.get('access-control-expose-headers')).toBe('X-Total-Count');
   });
 
-  it('accepts quoted integers where the reference converts or SQLite compares them', async () => {
+  step('accepts quoted integers where the reference converts or SQLite compares them', async () => {
     expect((await nodes(`id="${calc.id}"`)).map((n) => n.id)).toEqual([calc.id]);
     expect(await nodes('limit="2"')).toHaveLength(2);
     expect(await nodes('limit=2.9')).toHaveLength(2);
     expect(await fail('/nodes?limit="2.5"')).toEqual({ status: 500, message: 'Limit value must be an integer' });
   });
 
-  it('refuses a lone value after in= (QueryBuilder iterates it) and iterates a string', async () => {
+  step('refuses a lone value after in= (QueryBuilder iterates it) and iterates a string', async () => {
     expect(await fail(`/nodes?id=in=${calc.id}`)).toEqual({
       status: 500,
       message: 'Value for operator `in` could not be iterated',
@@ -80,7 +83,7 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     });
   });
 
-  it('reads a date without a time as its whole day, and refuses a date that does not exist', async () => {
+  step('reads a date without a time as its whole day, and refuses a date that does not exist', async () => {
     const day = new Date(calc.ctime).toISOString().slice(0, 10);
     const sameDay = await nodes(`ctime=${day}&limit=400`);
     expect(sameDay.map((n) => n.id)).toContain(calc.id);
@@ -88,7 +91,7 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     expect((await fail('/nodes?ctime=2025-02-30')).status).toBe(404);
   });
 
-  it('limits links/tree as QueryBuilder.limit does', async () => {
+  step('limits links/tree as QueryBuilder.limit does', async () => {
     const tree = async (query: string) => (await get(`/nodes/${calc.uuid}/links/tree?${query}`)).body;
     const all = (await tree('')).data as {
       metadata: [{ total_no_of_incomings: number; total_no_of_outgoings: number }];
@@ -109,7 +112,7 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     expect((await fail(`/nodes/${calc.uuid}/links/tree?perpage=2`)).status).toBe(400);
   });
 
-  it('answers download formats by the class the full type loads', async () => {
+  step('answers download formats by the class the full type loads', async () => {
     const formats = async (fullType: string) => get(`/nodes/download_formats?full_type="${fullType}"`);
     const add = await formats('process.calculation.calcjob.CalcJobNode.|aiida.calculations:core.arithmetic.add');
     expect([add.status, add.body.data]).toEqual([200, {}]);
@@ -127,7 +130,7 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     });
   });
 
-  it("filters full_types_count and statistics as filters['user']['=='] reads them", async () => {
+  step("filters full_types_count and statistics as filters['user']['=='] reads them", async () => {
     const counted = async (query: string) => (await get(`/nodes/full_types_count?${query}`)).body.data;
     expect(await counted('user="1"&label="ignored"')).toEqual(await counted('user=1'));
     expect(await fail('/nodes/full_types_count?user=1&user=2')).toEqual({ status: 500, message: "'=='" });
@@ -135,7 +138,7 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     expect((await get('/nodes/statistics?user=abc')).body.data).toEqual({ ctime_by_day: {}, total: 0, types: {} });
   });
 
-  it('refuses QueryBuilder paths over comments and logs and bad limits with its messages', async () => {
+  step('refuses QueryBuilder paths over comments and logs and bad limits with its messages', async () => {
     const post = async (body: unknown) => (await postQuery(api.base, body)).body;
     expect(await post({ path: [{ entity_type: 'comment', orm_base: 'comment', tag: 'c' }], project: {} })).toEqual({
       message: 'The type string comment is invalid',
@@ -154,7 +157,7 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
     expect(all.data?.n).toEqual(expect.arrayContaining([expect.anything(), expect.anything(), expect.anything()]));
   });
 
-  it("lists a calcjob's files, nested directories included", async () => {
+  step("lists a calcjob's files, nested directories included", async () => {
     const list = async (query: string) => (await get(`/nodes/${calc.uuid}/repo/list?${query}`)).body.data?.repo_list;
     expect(await list('')).toEqual([
       { name: '.aiida', type: 'DIRECTORY' },
@@ -165,6 +168,19 @@ describeEachDialect('AiiDA rules over HTTP on a generated archive of every shape
       { name: 'calcinfo.json', type: 'FILE' },
       { name: 'job_tmpl.json', type: 'FILE' },
     ]);
+  });
+  it.each([
+    [0, 3],
+    [3, 6],
+    [6, 9],
+  ])('rules %i to %i', async (from, to) => {
+    expect(steps).toHaveLength(9);
+    for (const [name, run] of steps.slice(from, to)) {
+      await run().catch((error: Error) => {
+        error.message = `${name}: ${error.message}`;
+        throw error;
+      });
+    }
   });
 });
 
