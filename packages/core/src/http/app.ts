@@ -101,7 +101,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       // Node enforces both timeouts on this tick (default 30 s, which would stretch them by up to that much).
       connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs, http.requestTimeoutMs),
     },
-    ...(http.tls && { serverFactory: tlsServerFactory(http.tls, http, options.logger) }),
+    // `https` only tells Fastify the factory's server speaks TLS (its "listening at https://…" log line).
+    ...(http.tls && { serverFactory: tlsServerFactory(http.tls, http, options.logger), https: {} }),
     ...(http.trustedProxies.length > 0 && { trustProxy: http.trustedProxies }),
     rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
@@ -133,8 +134,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   });
 
   const metrics = new HttpMetrics(options.service);
+  // Under TLS, browsers are told to use HTTPS only for this host from now on (a year).
+  const hsts = http.tls ? 'max-age=31536000' : undefined;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (hsts) reply.header('strict-transport-security', hsts);
     done();
   });
   capPerClient(app, {

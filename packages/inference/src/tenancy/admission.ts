@@ -13,6 +13,7 @@ import { findResource } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { type ActiveKey, allowsModel } from './active-key.js';
 import { ConcurrencySlots } from './concurrency-slots.js';
+import { KeyRates } from './key-rates.js';
 import type { KeyStore } from './key-store.js';
 import { LeasedCounters } from './leased-counters.js';
 import { periodAt } from './period.js';
@@ -50,6 +51,8 @@ interface Reservation {
   credits: number;
   /** Whether the request runs on one of the resource's concurrency slots. */
   slot: boolean;
+  /** Whether the request was counted against the key's own per-minute limits. */
+  keyRate: boolean;
 }
 
 /** A request admitted against its key and resource; settle it exactly once with the usage actually served. */
@@ -101,6 +104,7 @@ export class Admission {
   private readonly limits = new Map<string, ResourceLimits>();
   private readonly keyBudgets: LeasedCounters;
   private readonly resources: LeasedCounters;
+  private readonly keyRates: KeyRates;
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(
@@ -136,6 +140,7 @@ export class Admission {
       logger,
       clock,
     );
+    this.keyRates = new KeyRates(db, logger, clock);
     this.slots = new ConcurrencySlots(db, logger, clock);
     this.sweeper = setInterval(() => void this.sweep(false), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
@@ -154,11 +159,18 @@ export class Admission {
       tokens,
       credits: chargeOf(model.pricing, request.promptEstimate, request.maxOutput),
       slot: false,
+      keyRate: KeyRates.limits(key),
     };
     if (!(await this.keyBudgets.acquire(r.keyId, r.periodStart, [tokens])))
       throw await this.keyRefusal(key, tokens, now);
+    if (r.keyRate && !(await this.keyRates.acquire(key, r.minute, tokens))) {
+      this.keyBudgets.give(r.keyId, r.periodStart, [tokens]);
+      const refusal = await this.keyRates.refusal(key, r.minute, tokens, now);
+      throw new AdmissionRefused('rate_limit_exceeded', refusal.message, refusal.headers);
+    }
     if (!(await this.resources.acquire(r.resourceId, r.minute, [r.credits, 1, tokens]))) {
       this.keyBudgets.give(r.keyId, r.periodStart, [tokens]);
+      if (r.keyRate) this.keyRates.give(r.keyId, r.minute, tokens);
       throw await this.resourceRefusal(key, r, now);
     }
     const limit = this.limits.get(r.resourceId)?.concurrentRequests ?? null;
@@ -201,6 +213,7 @@ export class Admission {
   private giveBack(r: Reservation, actualTokens: number, actualCredits: number): void {
     const tokens = r.tokens - actualTokens;
     this.keyBudgets.give(r.keyId, r.periodStart, [tokens]);
+    if (r.keyRate) this.keyRates.give(r.keyId, r.minute, tokens);
     this.resources.give(r.resourceId, r.minute, [r.credits - actualCredits, 0, tokens]);
   }
 
@@ -226,7 +239,12 @@ export class Admission {
   }
 
   private async sweep(all: boolean): Promise<void> {
-    await Promise.all([this.keyBudgets.sweep(all), this.resources.sweep(all), this.slots.sweep(all)]);
+    await Promise.all([
+      this.keyBudgets.sweep(all),
+      this.keyRates.sweep(all),
+      this.resources.sweep(all),
+      this.slots.sweep(all),
+    ]);
   }
 
   /**
@@ -236,7 +254,11 @@ export class Admission {
    */
   async release(keyId: string, resourceId: string): Promise<void> {
     this.keys.forget(keyId);
-    await Promise.all([this.keyBudgets.release(keyId), this.resources.release(resourceId)]);
+    await Promise.all([
+      this.keyBudgets.release(keyId),
+      this.keyRates.release(keyId),
+      this.resources.release(resourceId),
+    ]);
   }
 
   /** Gives every lease back to the database; the counters are then exact. */
