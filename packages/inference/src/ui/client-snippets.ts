@@ -66,7 +66,9 @@ export ANTHROPIC_DEFAULT_HAIKU_MODEL=${model}
 export CLAUDE_CODE_MAX_OUTPUT_TOKENS=${output}
 # the model's context length (Claude Code assumes 200000 for models it does not know); it keeps
 # its input below this minus its output allowance: ${context - Math.min(output, CLAUDE_CODE_OUTPUT_RESERVE)} tokens
-export CLAUDE_CODE_MAX_CONTEXT_TOKENS=${context}`,
+export CLAUDE_CODE_MAX_CONTEXT_TOKENS=${context}
+# tool search (deferred tools) is off by default on a base address other than Anthropic's
+export ENABLE_TOOL_SEARCH=true`,
     anthropicSdk: `import Anthropic from '@anthropic-ai/sdk';
 
 // the base address without /v1: the SDK adds /v1/messages

@@ -9,7 +9,7 @@ const QUERY_CANCELED = '57014';
 type Overload = HttpProblem & { retryAfter?: string };
 
 /** Statements stopped at the deadline or refused by a full queue: 503, whatever the backend. */
-function overloadProblem(error: Error & { code?: unknown }, timeoutMs: number): Overload | undefined {
+export function overloadProblem(error: Error & { code?: unknown }, timeoutMs: number): Overload | undefined {
   if (error instanceof QueryTimeoutError || error.code === QUERY_CANCELED) {
     return {
       status: 503,
