@@ -316,7 +316,7 @@ export default async function provenance(args: string[]): Promise<BenchReport> {
   mkdirSync(DATA, { recursive: true });
   const archivePath = join(DATA, `synthetic-${nodes}.aiida`);
   let started = performance.now();
-  if (!existsSync(archivePath)) await makeArchive(archivePath, nodes);
+  if (!existsSync(archivePath)) await makeArchive(archivePath, { nodes });
   const generateSeconds = (performance.now() - started) / 1000;
 
   started = performance.now();

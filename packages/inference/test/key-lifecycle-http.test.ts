@@ -134,11 +134,11 @@ describeEachDialect('the project lifecycle and key management over HTTP', ({ dia
       headers: { authorization: `Bearer ${narrow}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
     });
-    expect(response.status).toBe(429);
+    expect(response.status).toBe(413);
     expect(response.headers.get('x-should-retry')).toBe('false');
     expect(response.headers.get('retry-after')).toBeNull();
     expect(((await response.json()) as Body).error.message).toMatch(
-      /more than this API key's limit of 10 tokens per minute/,
+      /^Request too large for the tokens per minute \(TPM\) limit of this API key: limit 10, /,
     );
   });
 

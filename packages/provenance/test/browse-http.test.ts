@@ -179,7 +179,7 @@ describe('bands plotted from their arrays', () => {
 
 const scratch = mkdtempSync(join(tmpdir(), 'atrium-browse-http-'));
 const synthetic = join(scratch, 'synthetic.aiida');
-const made = makeArchive(synthetic, 10_000);
+const made = makeArchive(synthetic, { nodes: 10_000 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 for (const dialect of ['sqlite', 'postgres'] as const) {

@@ -69,6 +69,8 @@ export interface HttpAppOptions {
    * `http.bodyLimit`; every other route takes at most `SMALL_BODY_LIMIT`.
    */
   largeBodyRoutes?: RegExp;
+  /** The service's own series, in Prometheus text format, appended to `/metrics`. */
+  metrics?: () => string;
 }
 
 /**
@@ -185,7 +187,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     reply.type('application/json').send(health);
   });
   app.get('/metrics', (_request, reply) => {
-    reply.type('text/plain; version=0.0.4').send(metrics.render());
+    reply.type('text/plain; version=0.0.4').send(metrics.render() + (options.metrics?.() ?? ''));
   });
   return app;
 }

@@ -4,6 +4,7 @@ import { keyRateWindow, leaseKeyRate, releaseKeyRate } from '../storage/key-rate
 import type { InferenceDatabase } from '../storage/schema.js';
 import type { ActiveKey } from './active-key.js';
 import { LeasedCounters } from './leased-counters.js';
+import type { MinuteState } from './refusals.js';
 
 const MINUTE_MS = 60_000;
 
@@ -35,14 +36,23 @@ export class KeyRates {
     return key.requestsPerMinute !== null || key.tokensPerMinute !== null;
   }
 
-  /** Takes one request and `tokens` in `minute`; false when a limit of the key refuses it. */
-  acquire(key: ActiveKey, minute: number, tokens: number): Promise<boolean> {
-    return this.counters.acquire(key.id, minute, [1, tokens]);
+  /** Takes one request and `tokens` in `minute` from this process's lease; false when a limit of the key refuses it. */
+  acquire(keyId: string, minute: number, tokens: number): Promise<boolean> {
+    return this.counters.acquire(keyId, minute, [1, tokens]);
   }
 
-  /** Gives back tokens a request reserved and did not use. */
-  give(keyId: string, minute: number, tokens: number): void {
-    this.counters.give(keyId, minute, [0, tokens]);
+  /** Takes one request and `tokens` in `minute` from the database directly, all of it or nothing. */
+  reserve(keyId: string, minute: number, tokens: number): Promise<boolean> {
+    return this.counters.reserve(keyId, minute, [1, tokens]);
+  }
+
+  mayFit(keyId: string, minute: number, tokens: number): boolean {
+    return this.counters.mayFit(keyId, minute, [1, tokens]);
+  }
+
+  /** Gives back tokens (and requests) a request took and did not use. */
+  give(keyId: string, minute: number, tokens: number, requests = 0): void {
+    this.counters.give(keyId, minute, [requests, tokens]);
   }
 
   sweep(all: boolean): Promise<void> {
@@ -53,33 +63,17 @@ export class KeyRates {
     return this.counters.release(keyId);
   }
 
-  /** Why `key` was refused in `minute`: which of its limits, with an honest wait (the minute's end). */
-  async refusal(
-    key: ActiveKey,
-    minute: number,
-    tokens: number,
-    now: number,
-  ): Promise<{ message: string; headers: Record<string, string> }> {
+  /** What the key's limits and the requests counted in `minute` are, in the database and not held by this process. */
+  async minuteState(key: ActiveKey, minute: number): Promise<MinuteState> {
     const row = await keyRateWindow(this.db, key.id);
-    const current = row?.window_minute === minute;
-    const wait = String(Math.max(1, Math.ceil((minute + MINUTE_MS - now) / 1000)));
-    const rpm = key.requestsPerMinute;
-    const used = current ? Number(row?.window_requests ?? 0) : 0;
-    if (rpm !== null && used + 1 > rpm)
-      return {
-        message: `Rate limit reached on requests per minute (RPM) for this API key: limit ${rpm}, used ${used}. Please try again in ${wait}s.`,
-        headers: { 'retry-after': wait },
-      };
-    const tpm = key.tokensPerMinute ?? 0;
-    const usedTokens = current ? Number(row?.window_tokens ?? 0) : 0;
-    return tokens > tpm
-      ? {
-          message: `This request reserves ${tokens} tokens, more than this API key's limit of ${tpm} tokens per minute (TPM). Lower max_tokens (or n), or ask for a higher limit.`,
-          headers: { 'x-should-retry': 'false' },
-        }
-      : {
-          message: `Rate limit reached on tokens per minute (TPM) for this API key: limit ${tpm}, used ${usedTokens}, requested ${tokens}. Please try again in ${wait}s.`,
-          headers: { 'retry-after': wait },
-        };
+    const current = row !== undefined && Number(row.window_minute) >= minute;
+    const [heldRequests = 0, heldTokens = 0] = this.counters.held(key.id, minute);
+    return {
+      requestsPerMinute: key.requestsPerMinute,
+      tokensPerMinute: key.tokensPerMinute,
+      requestsUsed: (current ? Number(row.window_requests) : 0) - heldRequests,
+      tokensUsed: (current ? Number(row.window_tokens) : 0) - heldTokens,
+      nextMinute: minute + MINUTE_MS,
+    };
   }
 }

@@ -31,7 +31,7 @@ export async function openTenancy(
   if (!(await hasOperator(db))) withoutOperator.add(config);
   const keys = new KeyStore(db, clock);
   const usage = await UsageRecorder.open(db, logger, usageJournalDir);
-  const admission = new Admission(db, keys, usage, logger, clock);
+  const admission = new Admission(db, keys, usage, logger, clock, config.tenancy);
   return {
     keys,
     admission,
