@@ -81,7 +81,7 @@ describe.skipIf(prepared.skip)('opencode (`opencode run`) through the gateway', 
   // Fails with the budget refusals in main (429, `retry-after` ≤ 60 s): opencode 1.18.33 retries every 429 (the
   // AI SDK's `isRetryable`), waiting what `retry-after` says, and prints nothing; measured: six 429s over 71 s, still
   // silent when killed at 80 s. It shows the gateway's message at once for a status it does not retry (not 429 or
-  // 5xx, no "rate limit" in the message): 402, as OpenRouter answers spent credits, was shown within a second.
+  // 5xx, no "rate limit" in the message): a 402, as OpenRouter answers spent credits, was shown without a retry.
   it.skip('shows a spent budget as an error within 10 s', async () => {
     const result = await run(['Say hello.'], await suite.gateway.spentKey());
     expectRefusedWithin(suite.gateway, result, 10_000);
