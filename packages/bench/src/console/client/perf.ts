@@ -283,6 +283,9 @@ async function drawView(project: JsonProject, base: string, pending?: Promise<Re
     return;
   }
   const perf = reply.data;
+  for (const result of perf.results)
+    for (const item of [result.branch, result.testbed, result.benchmark, result.measure])
+      names.set(item.uuid, item.name);
   const points = pointsOf(perf);
   if (!points) {
     show(h`<p class="muted" data-testid="plot-empty">No data found for this view.</p>`, target);
@@ -378,8 +381,10 @@ export async function perfPage(project: JsonProject, base: string, console: bool
     show(h`${projectNav(project, base, console)}<section>
 ${controlsHtml()}<div id="plot" data-testid="plot"></div><div id="plot-alerts"></div>${shareHtml(project)}${manage ? pinHtml() : ''}</section>
 ${tabsHtml()}`);
+    // The plot first: the tab's requests wait for it (and the chosen items' names come with its data).
+    await drawView(project, base, pending);
     alertBadge(project);
-    await Promise.all([drawView(project, base, pending), fillTab(project, base)]);
+    await fillTab(project, base);
   };
   await render(first);
   const app = $('#app');
