@@ -6,7 +6,9 @@ const masked = (secret: string) => (secret.length >= 16 ? `${secret.slice(0, 3)}
 
 /** The start banner: the API root, what is being served, and how to authenticate. */
 export function describeInference(config: InferenceConfig, baseUrl: string): string {
-  const lines = [`${baseUrl}/v1/  (OpenAI-compatible: /v1/models, /v1/chat/completions, /v1/embeddings)`];
+  const lines = [
+    `${baseUrl}/v1/  (OpenAI-compatible: /v1/models, /v1/chat/completions, /v1/responses, /v1/embeddings)`,
+  ];
   if (config.models.length === 0) {
     lines.push(
       '              serving atrium/tiny-test-model: a tiny generated TEST model (it always answers "Hello! I am a tiny test model.")',
