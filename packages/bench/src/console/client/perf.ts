@@ -478,7 +478,6 @@ ${tabsHtml()}`);
 
 /** `/perf/{p}/embed`: the plot alone (an iframe's page), titled, linking to the full explorer. */
 export async function embedPage(project: JsonProject): Promise<void> {
-  document.body.classList.add('embed');
   const title = params().get('title') || project.name;
   show(
     h`<section><h2><a href="${`${uri`/perf/${project.slug}`}?${viewQuery()}`}" target="_blank" rel="noopener">${title}</a></h2><div id="plot" data-testid="plot"></div><div id="plot-alerts" hidden></div></section>`,

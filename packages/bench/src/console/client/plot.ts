@@ -7,6 +7,7 @@ import { changePointText, shiftText } from './change-point.js';
 import { esc, uri } from './dom.js';
 import {
   deltaPercent,
+  fixedFormat,
   formatNumber,
   formatPercent,
   formatScaled,
@@ -175,10 +176,7 @@ function axisSize(self: uPlot, values: string[] | null): number {
 function tickText(tick: number, step: number | undefined, scale: UnitScale): string {
   const value = tick / scale.factor;
   if (!step || !Number.isFinite(step)) return formatNumber(value, 3);
-  const decimals = Math.max(0, Math.min(20, -Math.floor(Math.log10(step / scale.factor))));
-  return new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(
-    value,
-  );
+  return fixedFormat(Math.max(0, Math.min(20, -Math.floor(Math.log10(step / scale.factor))))).format(value);
 }
 
 /** The y axis of one unit: the measures drawn on it and their scaled units as title, its side. */
