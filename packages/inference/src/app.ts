@@ -38,6 +38,7 @@ export async function buildInferenceApp(
     accessLog: context.accessLog,
     formatError: formatInferenceError,
     largeBodyRoutes: /^\/v1\//,
+    metrics: () => catalogue.connectionWaits.render(),
   });
   const tenancy = await openTenancy(
     database.db,
