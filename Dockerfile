@@ -29,22 +29,20 @@ RUN if [ -n "$NPM_EXTRA_CA" ]; then printf '%s\n' "$NPM_EXTRA_CA" > /tmp/extra-c
   && npm rebuild better-sqlite3 --build-from-source \
   && rm -f /tmp/extra-ca.pem
 COPY packages packages
-# Compile, drop dev dependencies, sources (but the console's browser modules, served as written), what only a
+# Compile (the console's browser modules too, into packages/bench/dist), drop dev dependencies, sources, what only a
 # build (llama.cpp, better-sqlite3's objects) or another platform would need (llama.cpp's CPU binaries for
 # linux-x64 stay, no CUDA or Vulkan), type declarations, source maps and documentation; typescript is only
 # node-llama-cpp's optional peer.
 RUN npx tsc -b \
-  && mv packages/bench/src/console/client /tmp/console-client \
   && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
   && find node_modules/@node-llama-cpp -mindepth 1 -maxdepth 1 ! -name linux-x64 -exec rm -rf {} + \
   && find node_modules/better-sqlite3/build -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} + \
   && find node_modules/better-sqlite3/build/Release -mindepth 1 -maxdepth 1 ! -name better_sqlite3.node -exec rm -rf {} + \
   && rm -rf node_modules/typescript node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
     node_modules/node-llama-cpp/llama/gitRelease.bundle packages/*/src packages/*/tsconfig.json \
-    packages/*/dist/.tsbuildinfo tsconfig.json tsconfig.base.json /root/.npm \
+    packages/*/dist/.tsbuildinfo packages/bench/dist/console/client/.tsbuildinfo tsconfig.json tsconfig.base.json /root/.npm \
   && find node_modules packages/*/dist -type f \( -name '*.ts' -o -name '*.mts' -o -name '*.cts' -o -name '*.map' \
-    -o \( -name '*.md' ! -iname 'licen*' \) \) -delete \
-  && mkdir -p packages/bench/src/console && mv /tmp/console-client packages/bench/src/console/client
+    -o \( -name '*.md' ! -iname 'licen*' \) \) -delete
 
 # The runtime file system: the base without what only installs or builds use (npm, corepack, yarn, Node's
 # headers, documentation, man pages, translations, apt's lists), plus Atrium and its non-root user.

@@ -248,7 +248,11 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await page.locator('[data-testid="plot"][data-points], [data-testid="plot-empty"]').first().waitFor();
     await page.getByRole('tab', { name: 'Pinned' }).click();
     await page.getByTestId('perf-plots').getByText('Fibonacci, 12 weeks').waitFor();
-    await page.goto(`${bench.base}/console/projects/the-computer/plots`);
+    // Opened from its pin, the view updates that pin.
+    await page.locator('#pin').getByLabel('Title').fill('Fibonacci');
+    await page.getByRole('button', { name: 'Update pin' }).click();
+    await page.waitForURL(/\/console\/projects\/the-computer\/plots\?notify_text=/);
+    await page.locator('[data-plot] h3', { hasText: /^Fibonacci$/ }).waitFor();
 
     const plots = await bench.json('GET', '/v0/projects/the-computer/plots', { token: bench.muriel });
     await bench.json('POST', '/v0/projects/the-computer/plots', {

@@ -105,7 +105,17 @@ export function unitScale(units: string, values: Iterable<number>): UnitScale {
   return { factor, symbol: `${short} ${symbol}`, label: `${word} ${name} (${short} ${symbol})` };
 }
 
-const GROUPING = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const formats = new Map<number, Intl.NumberFormat>();
+
+/** An en-US format with exactly `decimals` decimals and thousands separators (made once per count: a plot asks often). */
+export function fixedFormat(decimals: number): Intl.NumberFormat {
+  let format = formats.get(decimals);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+    formats.set(decimals, format);
+  }
+  return format;
+}
 
 /**
  * `value` rounded to `significant` digits, with thousands separators: 239.971937 → "240.0" at 4, 0.0012345 →
@@ -118,11 +128,7 @@ export function formatNumber(value: number, significant = 4): string {
   const magnitude = Math.abs(value);
   if (magnitude >= 1e21 || magnitude < 1e-6) return value.toExponential(significant - 1).replace('e+', 'e');
   const digits = Math.floor(Math.log10(magnitude)) + 1;
-  if (digits >= significant) return GROUPING.format(value);
-  const decimals = significant - digits;
-  return new Intl.NumberFormat('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals }).format(
-    value,
-  );
+  return fixedFormat(Math.max(0, significant - digits)).format(value);
 }
 
 /** `value` in `scale`: "3.2 s", "240.0 Kops/s" (significant digits, the symbol after a space). */

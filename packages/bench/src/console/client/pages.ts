@@ -254,9 +254,12 @@ export async function alertsPage(project: JsonProject, base: string, editable: b
 const changePointRow = (change: NonNullable<JsonAlert['change_point']>, base: string) =>
   h`<tr><th>Change point</th><td data-testid="change-point">${change.direction} of ${changePointText(change)}: <a href="${base}${uri`/reports/${change.from_report}`}">last report before</a>, <a href="${base}${uri`/reports/${change.to_report}`}">first report after</a></td></tr>`;
 
-/** The explorer for an alert: its branch head, testbed, benchmark and measure, the violated limit on, 30 days up to it. */
+/**
+ * The explorer for an alert: its branch head, testbed, benchmark and measure, the violated limit on, the 30 days up
+ * to its report (to the alert's creation when the report cannot be read).
+ */
 function alertPerfLink(base: string, a: JsonAlert, report: JsonReport | undefined) {
-  const end = Date.parse(a.created);
+  const end = Date.parse(report?.end_time ?? a.created);
   const query = new URLSearchParams({
     branches: a.threshold.branch.uuid,
     heads: report?.branch.head.uuid ?? a.threshold.branch.head.uuid,

@@ -219,11 +219,24 @@ ${snippets.map(
 )}</details>`;
 }
 
-function pinHtml() {
+/** Pins the view; with a pinned plot open (`plot=`), updates that pin instead: its title, window and this view. */
+function pinHtml(pinned: JsonPlot | undefined) {
+  if (pinned)
+    return h`<details open><summary>Pinned plot: ${pinned.title ?? 'Untitled plot'}</summary><form id="pin" class="row" data-plot="${pinned.uuid}">
+<label>Title <input name="title" maxlength="64" value="${pinned.title ?? ''}"></label>
+<label>Window <select name="window">${windowOptions(pinned.window)}</select></label><button class="primary">Update pin</button></form></details>`;
   return h`<details><summary>Pin this plot to the dashboard</summary><form id="pin" class="row">
 <label>Title <input name="title" maxlength="64"></label>
 <label>Window <select name="window">${windowOptions(2_419_200)}</select></label>
 <label>Rank <input name="rank" type="number" min="1" max="64" value="64"></label><button class="primary">Pin</button></form></details>`;
+}
+
+/** The pinned plot the view was opened from, if it is still pinned. */
+async function pinnedPlot(project: JsonProject): Promise<JsonPlot | undefined> {
+  const uuid = params().get('plot');
+  if (!uuid) return undefined;
+  const reply = await get<JsonPlot>(uri`/v0/projects/${project.slug}/plots/${uuid}`);
+  return reply.ok ? reply.data : undefined;
 }
 
 const perfPath = (project: JsonProject) => `${uri`/v0/projects/${project.slug}/perf`}?${perfQuery()}`;
@@ -283,6 +296,9 @@ async function drawView(project: JsonProject, base: string, pending?: Promise<Re
     return;
   }
   const perf = reply.data;
+  for (const result of perf.results)
+    for (const item of [result.branch, result.testbed, result.benchmark, result.measure])
+      names.set(item.uuid, item.name);
   const points = pointsOf(perf);
   if (!points) {
     show(h`<p class="muted" data-testid="plot-empty">No data found for this view.</p>`, target);
@@ -374,12 +390,15 @@ export async function perfPage(project: JsonProject, base: string, console: bool
   // The plot's data is asked for before anything else the page waits on.
   const first = askable() ? perfReply(perfPath(project)) : undefined;
   const manage = Boolean(session()) && (await allowed(uri`/v0/projects/${project.slug}/allowed/manage`));
+  const pinned = manage ? await pinnedPlot(project) : undefined;
   const render = async (pending?: Promise<Reply<JsonPerf>>) => {
     show(h`${projectNav(project, base, console)}<section>
-${controlsHtml()}<div id="plot" data-testid="plot"></div><div id="plot-alerts"></div>${shareHtml(project)}${manage ? pinHtml() : ''}</section>
+${controlsHtml()}<div id="plot" data-testid="plot"></div><div id="plot-alerts"></div>${shareHtml(project)}${manage ? pinHtml(pinned) : ''}</section>
 ${tabsHtml()}`);
+    // The plot first: the tab's requests wait for it (and the chosen items' names come with its data).
+    await drawView(project, base, pending);
     alertBadge(project);
-    await Promise.all([drawView(project, base, pending), fillTab(project, base)]);
+    await fillTab(project, base);
   };
   await render(first);
   const app = $('#app');
@@ -434,15 +453,22 @@ ${tabsHtml()}`);
     const form = new FormData(event.target as HTMLFormElement);
     const p = params();
     const yAxis = p.get('y_axis');
-    const body = {
+    const view = {
       title: form.get('title') || null,
       window: Number(form.get('window')),
-      index: Math.max(0, Number(form.get('rank') || 64) - 1),
       x_axis: p.get('x_axis') === 'version' ? 'version' : 'date_time',
       y_axis: yAxis === 'linear' || yAxis === 'log' ? yAxis : 'auto',
       ...Object.fromEntries(FLAGS.map(([flag]) => [flag, p.get(flag) === 'true'])),
       ...Object.fromEntries(DIMENSIONS.map(([name]) => [name, list(name)])),
     };
+    const update = (event.target as HTMLFormElement).dataset.plot;
+    if (update) {
+      const done = await api('PATCH', uri`/v0/projects/${project.slug}/plots/${update}`, view);
+      if (!done.ok) return notify(`Failed to update the pin: ${done.data?.message ?? done.status}`, 'error');
+      location.href = uri`/console/projects/${project.slug}/plots?notify_text=${'Pinned plot updated.'}`;
+      return;
+    }
+    const body = { ...view, index: Math.max(0, Number(form.get('rank') || 64) - 1) };
     const reply = await api('POST', uri`/v0/projects/${project.slug}/plots`, body);
     if (!reply.ok) return notify(`Failed to pin the plot: ${reply.data?.message ?? reply.status}`, 'error');
     location.href = uri`/console/projects/${project.slug}/plots?notify_text=${'Plot pinned.'}`;
@@ -452,7 +478,6 @@ ${tabsHtml()}`);
 
 /** `/perf/{p}/embed`: the plot alone (an iframe's page), titled, linking to the full explorer. */
 export async function embedPage(project: JsonProject): Promise<void> {
-  document.body.classList.add('embed');
   const title = params().get('title') || project.name;
   show(
     h`<section><h2><a href="${`${uri`/perf/${project.slug}`}?${viewQuery()}`}" target="_blank" rel="noopener">${title}</a></h2><div id="plot" data-testid="plot"></div><div id="plot-alerts" hidden></div></section>`,

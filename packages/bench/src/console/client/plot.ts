@@ -7,6 +7,7 @@ import { changePointText, shiftText } from './change-point.js';
 import { esc, uri } from './dom.js';
 import {
   deltaPercent,
+  fixedFormat,
   formatNumber,
   formatPercent,
   formatScaled,
@@ -171,16 +172,25 @@ function axisSize(self: uPlot, values: string[] | null): number {
   return Math.ceil(widest) + 16;
 }
 
-/** The y axis of one unit: its scaled units as title (with the measures drawn on it), its side. */
-function yAxis(axis: UnitAxis, key: string, scale: UnitScale, measures: string[]): uPlot.Axis {
+/** A tick in its scale, with as many decimals as the step between ticks needs (a log axis: 3 significant digits). */
+function tickText(tick: number, step: number | undefined, scale: UnitScale): string {
+  const value = tick / scale.factor;
+  if (!step || !Number.isFinite(step)) return formatNumber(value, 3);
+  return fixedFormat(Math.max(0, Math.min(20, -Math.floor(Math.log10(step / scale.factor))))).format(value);
+}
+
+/** The y axis of one unit: the measures drawn on it and their scaled units as title, its side. */
+function yAxis(axis: UnitAxis, key: string, scale: UnitScale, measures: string[], log: boolean): uPlot.Axis {
   return {
     scale: key,
     side: axis.side === 'left' ? 3 : 1,
-    label: `${measures.join(', ')}: ${scale.label}`,
+    label: `${measures.join(', ')} (${scale.symbol})`,
     labelSize: 20,
     font: FONT,
     grid: { show: axis.side === 'left' },
-    values: (_self, ticks) => ticks.map((tick) => formatNumber(tick / scale.factor, 3)),
+    // A log axis labels some ticks only: uPlot passes the others as null.
+    values: (_self, ticks, _axis, _space, step) =>
+      ticks.map((tick) => (tick === null ? null : tickText(tick, log ? undefined : step, scale))),
     size: (self, values) => axisSize(self, values),
   };
 }
@@ -210,10 +220,10 @@ export function drawPlot(root: HTMLElement, perf: JsonPerf, options: PlotOptions
     );
     units.set(key, scale);
     const measures = [...new Set(onAxis.map((line) => line.result.measure.name))];
-    yAxes.push(yAxis(axis, key, scale, measures));
+    const plan = options.yAxis === 'log' ? logPlan(lines, key) : undefined;
+    yAxes.push(yAxis(axis, key, scale, measures, plan?.log === true));
     scales[key] = {};
-    if (options.yAxis !== 'log') continue;
-    const plan = logPlan(lines, key);
+    if (!plan) continue;
     if (plan.log) {
       scales[key] = { distr: 3 };
       // A log scale has no place for 0 or less: those limits are left out, and the note says so.
