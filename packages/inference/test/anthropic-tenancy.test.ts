@@ -86,7 +86,7 @@ describe('/v1/messages under keys, allowlists, budgets and accounting', () => {
     const refused = error as InstanceType<typeof Anthropic.RateLimitError>;
     expect(refused.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
     expect(refused.headers?.get('x-should-retry')).toBe('false');
-    expect(refused.headers?.get('retry-after')).toBe('60');
+    expect(refused.headers?.get('retry-after')).toBe('1');
     expect(refused.headers?.get('x-atrium-budget-reset')).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
     expect(refused.message).toMatch(/would exceed the token budget.*needs at least 4 tokens.*3 of 3 are left/);
     expect(calls).toBe(1);

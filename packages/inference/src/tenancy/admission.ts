@@ -353,7 +353,7 @@ export class Admission {
     if (keyLeft < least) {
       const budget = row.budget_tokens ?? 0;
       return {
-        refusal: budgetRefusal({ budget, used, window: periodAt(key.anchor, key.period, now) }, least, now),
+        refusal: budgetRefusal({ budget, used, window: periodAt(key.anchor, key.period, now) }, least),
         settling: row.last_used !== null && this.clock() - row.last_used < SETTLING_MS,
       };
     }

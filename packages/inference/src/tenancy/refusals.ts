@@ -18,9 +18,13 @@ export class AdmissionRefused extends HttpError {
 
 const STATUS_BY_CODE: Record<string, number> = { invalid_api_key: 401, model_not_found: 404, request_too_large: 413 };
 
-/** A budget refusal never asks a client to wait longer than this: clients that obey `retry-after` hang silently. */
-export const BUDGET_RETRY_CAP_S = 60;
-/** Our own header: when a key's budget resets (ISO 8601), since `retry-after` stops at a minute. */
+/**
+ * The `retry-after` of every budget refusal: the pace, not a promise, for clients that retry a 429 whatever
+ * `x-should-retry` says (opencode retries five times, waiting what `retry-after` says: a minute each would keep it
+ * silent for five; the AI SDK twice). A refusal that requests in progress caused may pass that soon.
+ */
+export const BUDGET_RETRY_AFTER_S = 1;
+/** Our own header: when a key's budget resets (ISO 8601); `retry-after` is only the pace of retries. */
 export const BUDGET_RESET_HEADER = 'x-atrium-budget-reset';
 
 export const isoTime = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -39,10 +43,11 @@ export interface KeyState {
 
 /**
  * A key's budget refusal: "exceeded" only when the budget is spent, "would exceed" when this request needs
- * more than is left. Never retried by the SDKs (`x-should-retry: false`); `retry-after` at most a minute,
- * the reset time in the message and in `x-atrium-budget-reset`.
+ * more than is left. Never retried by the SDKs (`x-should-retry: false`); `retry-after` one second for the
+ * clients that retry anyway, so that they show it within seconds; the reset time in the message and in
+ * `x-atrium-budget-reset`.
  */
-export function budgetRefusal(state: KeyState, least: number, now: number): AdmissionRefused {
+export function budgetRefusal(state: KeyState, least: number): AdmissionRefused {
   const { budget, used, window } = state;
   const resets = Number.isFinite(window.end);
   const when = resets ? `The budget resets at ${isoTime(window.end)}.` : 'The budget does not reset.';
@@ -53,12 +58,8 @@ export function budgetRefusal(state: KeyState, least: number, now: number): Admi
       : `This request would exceed the token budget of this API key: it needs at least ${least} tokens (its prompt and one output token per choice) and ${left} of ${budget} are left in the current period (requests in progress hold what they may still use). ${when}${least > budget ? ' Shorten the prompt: it alone is longer than the budget.' : ''}`;
   return new AdmissionRefused('insufficient_quota', message, {
     'x-should-retry': 'false',
-    ...(resets
-      ? {
-          [BUDGET_RESET_HEADER]: isoTime(window.end),
-          'retry-after': String(Math.min(BUDGET_RETRY_CAP_S, secondsUntil(window.end, now))),
-        }
-      : {}),
+    'retry-after': String(BUDGET_RETRY_AFTER_S),
+    ...(resets ? { [BUDGET_RESET_HEADER]: isoTime(window.end) } : {}),
   });
 }
 
