@@ -48,6 +48,16 @@ async function measureEntry(loader: ViewLoader, detail: MetricDetail) {
 }
 
 /**
+ * The measures of the report that no threshold model judged (Bencher's "No Threshold found"): a report on them
+ * never raises an alert. Not in Bencher's `JsonReport`; its clients ignore the extra key.
+ */
+async function unguardedMeasures(loader: ViewLoader, details: readonly MetricDetail[]) {
+  const uuids = new Set(details.filter((detail) => detail.threshold_uuid === null).map((detail) => detail.measure_uuid));
+  const measures = await Promise.all([...uuids].map((uuid) => loader.measure(uuid)));
+  return measures.sort(byName);
+}
+
+/**
  * `JsonReport` (§2.5); `expand` false leaves out results and alerts but keeps the counts. A list preloads
  * its reports' rows (`ViewLoader.preloadReports`, `preloadDetails`) so that each is read once.
  */
@@ -113,6 +123,7 @@ export async function reportJson(
     body.alerts = alerts.sort((a, b) => a.iteration - b.iteration || byName(a.benchmark, b.benchmark));
   }
   body.counts = counts;
+  body.no_threshold = await unguardedMeasures(loader, details);
   body.created = toDateTime(report.created);
   return body;
 }
