@@ -1,5 +1,5 @@
-import { createHttpApp, type LogConfig, type ServiceContext } from '@atrium/core';
 import type { AddressInfo } from 'node:net';
+import { createHttpApp, type LogConfig, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { benchDatabaseUrl } from './admin.js';
 import type { BenchConfig } from './config.js';

@@ -9,14 +9,14 @@ import { iteration } from '../src/commands/bench/run/harness.js';
 import { commentId, htmlReport, MAX_COMMENT } from '../src/commands/bench/run/html.js';
 import { newRun } from '../src/commands/bench/run/new-run.js';
 import { planFrom, RUN_OPTIONS } from '../src/commands/bench/run/options.js';
-import { humanReport, type Report, type ReportMeasure, ReportLinks } from '../src/commands/bench/run/report.js';
+import { humanReport, type Report, ReportLinks, type ReportMeasure } from '../src/commands/bench/run/report.js';
 import { SHAPES } from '../src/commands/bench/shapes.js';
 import { strictMismatch } from '../src/commands/bench/strict.js';
 import { UsageError } from '../src/usage.js';
 
 const plan = (args: string[], env: NodeJS.ProcessEnv = {}) => {
   const warnings: string[] = [];
-  const line = parseCommandLine(args, RUN_OPTIONS, { trailing: true, warn: (m) => warnings.push(m) });
+  const line = parseCommandLine(args, RUN_OPTIONS, { usage: 'run', trailing: true, warn: (m) => warnings.push(m) });
   return { plan: planFrom(new Values(line, env), line.trailing, env, (m) => warnings.push(m)), warnings };
 };
 
@@ -109,7 +109,8 @@ describe('command-line parsing', () => {
   });
 
   it('resolves the backend: host, credential precedence and retry settings', () => {
-    const values = (args: string[], env: NodeJS.ProcessEnv) => new Values(parseCommandLine(args, RUN_OPTIONS), env);
+    const values = (args: string[], env: NodeJS.ProcessEnv) =>
+      new Values(parseCommandLine(args, RUN_OPTIONS, { usage: 'run' }), env);
     expect(backendFrom(values([], {}))).toMatchObject({
       credential: undefined,
       attempts: 10,
@@ -143,7 +144,8 @@ describe('command-line parsing', () => {
       field('admin', 'boolean'),
       field('archive', 'archive'),
     ];
-    const parse = (args: string[]) => fieldsToObject(fields, new Values(parseCommandLine(args, fieldOptions(fields))));
+    const parse = (args: string[]) =>
+      fieldsToObject(fields, new Values(parseCommandLine(args, fieldOptions(fields), { usage: 'fields' })));
     expect(parse(['--name', 'N', '--url', '_', '--per-page', '5', '--admin', 'false', '--unarchive'])).toEqual({
       name: 'N',
       url: null,

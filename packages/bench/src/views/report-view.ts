@@ -52,7 +52,9 @@ async function measureEntry(loader: ViewLoader, detail: MetricDetail) {
  * never raises an alert. Not in Bencher's `JsonReport`; its clients ignore the extra key.
  */
 async function unguardedMeasures(loader: ViewLoader, details: readonly MetricDetail[]) {
-  const uuids = new Set(details.filter((detail) => detail.threshold_uuid === null).map((detail) => detail.measure_uuid));
+  const uuids = new Set(
+    details.filter((detail) => detail.threshold_uuid === null).map((detail) => detail.measure_uuid),
+  );
   const measures = await Promise.all([...uuids].map((uuid) => loader.measure(uuid)));
   return measures.sort(byName);
 }

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { closeGracefully, createLogger, loadConfig, onShutdownSignal } from '@atrium/core';
 import { API_PREFIX, BUNDLED_ARCHIVE, buildProvenanceApp, inspectSource, makeArchive } from '@atrium/provenance';
 import { atriumConfigSchema } from '../config.js';
-import { UsageError } from '../usage.js';
+import { HelpRequest, UsageError, wantsHelp } from '../usage.js';
 import { configFile } from './serve.js';
 
 const USAGE =
@@ -105,6 +105,7 @@ async function make(args: string[]): Promise<void> {
 /** `atrium provenance <subcommand>`: serve archives/databases, inspect them, generate synthetic archives. */
 export async function provenance(args: string[]): Promise<void> {
   const [subcommand, ...rest] = args;
+  if (wantsHelp(args) || subcommand === 'help') throw new HelpRequest(`${USAGE}\n`);
   switch (subcommand) {
     case 'serve':
       return serveSources(rest);
