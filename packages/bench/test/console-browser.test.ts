@@ -1,38 +1,12 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { atriumBench, confirmationLink } from './cli-support.js';
 import { seedConsole, signedIn, startConsoleBench } from './console-support.js';
 import { type Bench, type Json, outboxOf } from './harness.js';
-
-const ATRIUM_BIN = fileURLToPath(new URL('../../cli/bin/atrium.mjs', import.meta.url));
-
-/** `atrium bench …`, the real client, as a subprocess with no inherited ATRIUM_* settings. */
-function atriumBench(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !/^(ATRIUM_|BENCHER_|CI$|GITHUB_)/.test(key)),
-  );
-  return new Promise((resolve) => {
-    const child = execFile(process.execPath, [ATRIUM_BIN, 'bench', ...args], { env }, (_error, stdout, stderr) =>
-      resolve({ code: child.exitCode, stdout, stderr }),
-    );
-    child.stdin?.end();
-  });
-}
-
-/** The confirmation link of the newest message to `email` in the outbox (no SMTP configured). */
-async function confirmationLink(bench: Bench, email: string): Promise<string> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const message = (await outboxOf(bench, 20)).find((m) => m.recipient === email);
-    const link = message && /(https?:\/\/\S+\/auth\/confirm\?token=\S+)/.exec(message.body)?.[1];
-    if (link) return link;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no confirmation mail to ${email}`);
-}
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
