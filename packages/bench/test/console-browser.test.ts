@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atriumBench, confirmationLink } from './cli-support.js';
 import { seedConsole, signedIn, startConsoleBench } from './console-support.js';
-import { type Bench, type Json, outboxOf } from './harness.js';
+import type { Bench, Json } from './harness.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
