@@ -190,8 +190,8 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await page.goto(`${bench.base}/console/projects/the-computer/perf`);
     await plotted(page);
     await page.getByText('Pin this plot to the dashboard').click();
-    await page.getByLabel('Title').fill('Fibonacci');
-    await page.getByLabel('Window').selectOption({ label: '1 year' });
+    await page.locator('#pin').getByLabel('Title').fill('Fibonacci');
+    await page.locator('#pin').getByLabel('Window').selectOption({ label: '1 year' });
     await page.getByRole('button', { name: 'Pin' }).click();
     await page.waitForURL(/\/console\/projects\/the-computer\/plots/);
     const card = page.locator('[data-testid="pinned-plot"]');
@@ -206,6 +206,23 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await plotted(page, '[data-testid="pinned-plot"]');
     expect(await card.getAttribute('data-points')).not.toBeNull();
     await page.screenshot({ path: `${SCREENSHOTS}dashboard.png`, fullPage: true });
+
+    // A pin's title and window are edited in place; the pin opens in the explorer over its window.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.locator('[data-edit]').getByLabel('Title').fill('Fibonacci, 12 weeks');
+    await page.locator('[data-edit]').getByLabel('Window').selectOption({ label: '12 weeks' });
+    await page.locator('[data-edit]').getByRole('button', { name: 'Save' }).click();
+    await page.locator('[data-plot] h3', { hasText: 'Fibonacci, 12 weeks' }).waitFor();
+    const [pinned] = await bench.json('GET', '/v0/projects/the-computer/plots', { token: bench.muriel });
+    expect(pinned).toMatchObject({ title: 'Fibonacci, 12 weeks', window: 7_257_600 });
+    await page.getByTestId('open-plot').click();
+    await page.waitForURL(new RegExp(`/console/projects/the-computer/perf\\?plot=${pinned.uuid}`));
+    const opened = new URL(page.url()).searchParams;
+    expect(Number(opened.get('end_time')) - Number(opened.get('start_time'))).toBe(7_257_600_000);
+    await page.locator('[data-testid="plot"][data-points], [data-testid="plot-empty"]').first().waitFor();
+    await page.getByRole('tab', { name: 'Pinned' }).click();
+    await page.getByTestId('perf-plots').getByText('Fibonacci, 12 weeks').waitFor();
+    await page.goto(`${bench.base}/console/projects/the-computer/plots`);
 
     const plots = await bench.json('GET', '/v0/projects/the-computer/plots', { token: bench.muriel });
     await bench.json('POST', '/v0/projects/the-computer/plots', {

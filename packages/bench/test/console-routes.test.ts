@@ -56,6 +56,18 @@ describe('bench console over HTTP', () => {
     expect(secret.text).toContain('<title>Project Not Found');
   });
 
+  it('lets other sites frame the embeddable plot of a public project only', async () => {
+    const embed = await page('/perf/the-computer/embed?branches=a&testbeds=b&benchmarks=c&measures=d');
+    expect(embed.response.headers.get('content-security-policy')).toContain('frame-ancestors *');
+    expect(embed.text).toContain('<title>📈 The Computer · Atrium bench</title>');
+    expect(embed.text).toContain('header,.skip{display:none}');
+    const perf = await page('/perf/the-computer');
+    expect(perf.response.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    const secret = await page('/perf/secret/embed');
+    expect(secret.response.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+    expect(secret.text).toContain('<title>Project Not Found');
+  });
+
   it('serves the client modules and uPlot gzipped, under 150 KB for the perf page, and nothing else', async () => {
     let gzipped = 0;
     for (const name of PERF_PAGE_ASSETS) {
@@ -67,7 +79,12 @@ describe('bench console over HTTP', () => {
     expect(gzipped).toBeLessThan(150 * 1024);
     const plot = await fetch(`${bench.base}/console/assets/plot.js`, { headers: { 'accept-encoding': 'gzip' } });
     expect(plot.headers.get('content-encoding')).toBe('gzip');
-    expect(await plot.text()).toContain('new globalThis.uPlot(');
+    // Compiled by tsc from plot.ts: plain JavaScript importing the shared units module.
+    const source = await plot.text();
+    expect(source).toContain('new UPlot(');
+    expect(source).toContain("from './units.js';");
+    expect(source).not.toMatch(/: JsonPerf|import type/);
+    expect((await bench.call('GET', '/console/assets/units.js')).status).toBe(200);
     expect((await bench.call('GET', '/console/assets/..%2Fapp.ts')).status).toBe(404);
     expect((await bench.call('GET', '/console/assets/uPlot.cjs.js')).status).toBe(404);
   });

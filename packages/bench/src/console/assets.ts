@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -11,8 +11,11 @@ export interface Asset {
   gzip: Buffer;
 }
 
-/** The hand-written ES modules live in `src/console/client` (served as they are, no bundler). */
-const CLIENT_DIR = fileURLToPath(new URL('../../src/console/client/', import.meta.url));
+/**
+ * The console's ES modules: `src/console/client/*.ts` compiled by `tsc -b` (its own tsconfig, DOM library) to
+ * `dist/console/client`, served as they are (no bundler); read from `dist` whether this file runs from `src` or `dist`.
+ */
+const CLIENT_DIR = fileURLToPath(new URL('../../dist/console/client/', import.meta.url));
 export const CLIENT_MODULES = [
   'app.js',
   'api.js',
@@ -21,6 +24,7 @@ export const CLIENT_MODULES = [
   'plot.js',
   'change-point.js',
   'pages.js',
+  'dashboard.js',
   'list.js',
   'auth.js',
   'confirm.js',
@@ -31,8 +35,17 @@ export const CLIENT_MODULES = [
   'members.js',
 ] as const;
 
-/** The threshold form validates with the server's own rules: the compiled `boundary/model.js` (from `src` or `dist` alike), served as `model.js`. */
-const MODEL_RULES = fileURLToPath(new URL('../../dist/boundary/model.js', import.meta.url));
+/**
+ * Modules the client shares with the server, compiled with it, served under their file name: the threshold form
+ * validates with the server's own rules (`boundary/model.js`); plots and tables scale numbers as the perf image
+ * does (`plot/units.js`). Neither imports anything.
+ */
+const SHARED_MODULES = ['boundary/model.js', 'plot/units.js'].map((path) =>
+  fileURLToPath(new URL(`../../dist/${path}`, import.meta.url)),
+);
+
+const withoutSourceMap = (path: string) =>
+  Buffer.from(readFileSync(path, 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/, '\n'));
 
 const uplotDir = () => join(createRequire(import.meta.url).resolve('uplot'), '..');
 
@@ -44,8 +57,8 @@ export function loadAssets(): Map<string, Asset> {
   for (const name of CLIENT_MODULES) {
     assets.set(name, asset('text/javascript; charset=utf-8', readFileSync(join(CLIENT_DIR, name))));
   }
-  const rules = readFileSync(MODEL_RULES, 'utf8').replace(/\n\/\/# sourceMappingURL=.*$/, '\n');
-  assets.set('model.js', asset('text/javascript; charset=utf-8', Buffer.from(rules)));
+  for (const path of SHARED_MODULES)
+    assets.set(basename(path), asset('text/javascript; charset=utf-8', withoutSourceMap(path)));
   assets.set(
     'uPlot.iife.min.js',
     asset('text/javascript; charset=utf-8', readFileSync(join(uplotDir(), 'uPlot.iife.min.js'))),

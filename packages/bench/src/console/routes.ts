@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MAX_PERMUTATIONS } from '../domain/perf-query.js';
 import type { BenchContext } from '../http/context.js';
 import { findProject } from '../storage/projects.js';
@@ -9,13 +9,18 @@ import { consoleShell, type ShellMeta } from './shell.js';
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'";
 
+/** The embeddable plot of a public project is meant for other sites' iframes. */
+const EMBED_CSP = CSP.replace("frame-ancestors 'self'", 'frame-ancestors *');
+
+const NOT_FOUND = 'Project Not Found';
+
 /** The console's pages (Bencher's URL scheme); each answers the same shell, the client draws the page. */
 export const CONSOLE_PAGES = ['/perf', '/perf/*', '/auth/*', '/console', '/console/*'] as const;
 
 function sendShell(reply: FastifyReply, meta: ShellMeta, modules: readonly string[]) {
   reply
     .headers({
-      'content-security-policy': CSP,
+      'content-security-policy': meta.embed ? EMBED_CSP : CSP,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',
       'cache-control': 'no-store',
@@ -37,7 +42,7 @@ const PERF_KEYS = ['branches', 'heads', 'testbeds', 'benchmarks', 'measures', 's
 const DIMENSIONS = ['branches', 'testbeds', 'benchmarks', 'measures'];
 
 /**
- * The perf API query of a page's view, made as the client's `perfQuery` (client/perf.js) makes it, so
+ * The perf API query of a page's view, made as the client's `perfQuery` (client/perf.ts) makes it, so
  * that a preload of it is the very request the page sends; undefined when the page will not ask.
  */
 function perfApiQuery(params: URLSearchParams): string | undefined {
@@ -57,7 +62,7 @@ async function perfMeta(context: BenchContext, projectId: string, search: string
   const project = isResourceId(projectId)
     ? await findProject(context.database.db, parseResourceId(projectId))
     : undefined;
-  if (project?.visibility !== 'public') return { title: 'Project Not Found' };
+  if (project?.visibility !== 'public') return { title: NOT_FOUND };
   const api = `/v0/projects/${encodeURIComponent(project.slug)}`;
   const params = new URLSearchParams(search);
   const plotted = DIMENSIONS.every((name) => params.get(name));
@@ -86,10 +91,13 @@ export function registerConsole(app: FastifyInstance, context: BenchContext): vo
   app.get('/console/settings.json', (_request, reply) => {
     reply.type('application/json').header('cache-control', 'no-store').send(settings);
   });
-  app.get<{ Params: { project: string } }>('/perf/:project', async (request, reply) => {
-    const query = request.url.indexOf('?');
-    const meta = await perfMeta(context, request.params.project, query < 0 ? '' : request.url.slice(query));
-    sendShell(reply, meta, modules);
-  });
+  const perfPage =
+    (embed: boolean) => async (request: FastifyRequest<{ Params: { project: string } }>, reply: FastifyReply) => {
+      const query = request.url.indexOf('?');
+      const meta = await perfMeta(context, request.params.project, query < 0 ? '' : request.url.slice(query));
+      sendShell(reply, { ...meta, embed: embed && meta.title !== NOT_FOUND }, modules);
+    };
+  app.get('/perf/:project', perfPage(false));
+  app.get('/perf/:project/embed', perfPage(true));
   for (const path of CONSOLE_PAGES) app.get(path, (_request, reply) => sendShell(reply, { title: 'Console' }, modules));
 }

@@ -7,6 +7,8 @@ export interface ShellMeta {
   image?: string | undefined;
   /** The perf answer the page will ask for, fetched while the modules load (a public view's, asked without credentials). */
   data?: string | undefined;
+  /** The embeddable plot page (`/perf/{p}/embed`): no header, only the plot. */
+  embed?: boolean | undefined;
 }
 
 /** The console's own rules on top of the Atrium stylesheet: the plot's tooltip and legend. */
@@ -31,7 +33,9 @@ ${modules.map((name) => html`<link rel="modulepreload" href="/console/assets/${n
 export function consoleShell(meta: ShellMeta, modules: readonly string[]): string {
   const head = html`${meta.description ? html`<meta name="description" content="${meta.description}">` : ''}${
     meta.image ? html`<meta property="og:image" content="${meta.image}">` : ''
-  }${meta.data ? html`<link rel="preload" as="fetch" crossorigin href="${meta.data}">` : ''}${scripts(modules)}`;
+  }${meta.data ? html`<link rel="preload" as="fetch" crossorigin href="${meta.data}">` : ''}${
+    meta.embed ? html`<style>header,.skip{display:none}main{padding-top:0}</style>` : ''
+  }${scripts(modules)}`;
   const nav = html`<nav id="nav" aria-label="Console"><a href="/perf">Projects</a></nav><span class="grow"></span><nav id="session" aria-label="Account"></nav>`;
   const body: Html = html`<div id="notice" role="status" aria-live="polite"></div><div id="app"><p class="muted">Loading…</p></div>
 <noscript><section class="error">The console needs JavaScript.</section></noscript>`;

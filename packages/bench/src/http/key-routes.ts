@@ -31,7 +31,7 @@ const keyPatch = { type: 'object', additionalProperties: false, properties: { na
 const ownerField = (row: ApiKey) =>
   row.kind === 'user' ? { user: row.user_uuid as string } : { project: row.project_uuid as string };
 
-const keyJson = (row: ApiKey) => ({
+export const keyJson = (row: ApiKey) => ({
   uuid: row.uuid,
   ...ownerField(row),
   name: row.name,

@@ -59,6 +59,30 @@ async function unguardedMeasures(loader: ViewLoader, details: readonly MetricDet
   return measures.sort(byName);
 }
 
+/** A report's results: per iteration, per benchmark (by name), its measures (by name). */
+function resultsJson(loader: ViewLoader, ordered: [number, Map<string, MetricDetail[]>][]) {
+  return Promise.all(
+    ordered.map(async ([iteration, benchmarks]) => {
+      const entries = await Promise.all(
+        [...benchmarks.entries()].map(async ([benchmarkUuid, metrics]) => {
+          const benchmark = await loader.benchmark(benchmarkUuid);
+          const measures = await Promise.all(metrics.map((detail) => measureEntry(loader, detail)));
+          measures.sort((a, b) => byName(a.measure, b.measure));
+          return { iteration, benchmark, measures };
+        }),
+      );
+      return entries.sort((a, b) => byName(a.benchmark, b.benchmark));
+    }),
+  );
+}
+
+/** A report's alerts, by iteration then benchmark name. */
+async function alertsJson(loader: ViewLoader, details: readonly MetricDetail[], reportCreated: number) {
+  const alerting = details.filter((detail) => detail.alert_uuid !== null);
+  const alerts = await Promise.all(alerting.map((detail) => alertJson(loader, detail, reportCreated)));
+  return alerts.sort((a, b) => a.iteration - b.iteration || byName(a.benchmark, b.benchmark));
+}
+
 /**
  * `JsonReport` (§2.5); `expand` false leaves out results and alerts but keeps the counts. A list preloads
  * its reports' rows (`ViewLoader.preloadReports`, `preloadDetails`) so that each is read once.
@@ -96,7 +120,13 @@ export async function reportJson(
       active: details.filter((detail) => detail.status === 'active').length,
     },
   };
-  const body: Record<string, unknown> = {
+  const expanded = expand
+    ? {
+        results: await resultsJson(loader, ordered),
+        alerts: await alertsJson(loader, details, report.created),
+      }
+    : {};
+  return {
     uuid: report.uuid,
     user: user ? jsonPubUser(user) : null,
     project: jsonProject(loader.project),
@@ -105,27 +135,9 @@ export async function reportJson(
     start_time: toDateTime(report.start_time),
     end_time: toDateTime(report.end_time),
     adapter: report.adapter,
+    ...expanded,
+    counts,
+    no_threshold: await unguardedMeasures(loader, details),
+    created: toDateTime(report.created),
   };
-  if (expand) {
-    body.results = await Promise.all(
-      ordered.map(async ([iteration, benchmarks]) => {
-        const entries = await Promise.all(
-          [...benchmarks.entries()].map(async ([benchmarkUuid, metrics]) => {
-            const benchmark = await loader.benchmark(benchmarkUuid);
-            const measures = await Promise.all(metrics.map((detail) => measureEntry(loader, detail)));
-            measures.sort((a, b) => byName(a.measure, b.measure));
-            return { iteration, benchmark, measures };
-          }),
-        );
-        return entries.sort((a, b) => byName(a.benchmark, b.benchmark));
-      }),
-    );
-    const alerting = details.filter((detail) => detail.alert_uuid !== null);
-    const alerts = await Promise.all(alerting.map((detail) => alertJson(loader, detail, report.created)));
-    body.alerts = alerts.sort((a, b) => a.iteration - b.iteration || byName(a.benchmark, b.benchmark));
-  }
-  body.counts = counts;
-  body.no_threshold = await unguardedMeasures(loader, details);
-  body.created = toDateTime(report.created);
-  return body;
 }

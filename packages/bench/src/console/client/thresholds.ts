@@ -1,16 +1,17 @@
 // Thresholds: the list, and one threshold with its current (or a past, `?model=`) model and the model history.
-import { allowed, api, failure, get } from './api.js';
+import type { JsonModel, JsonProject, JsonThreshold } from '../../wire/types.js';
+import { allowed, api, failure, get, type Reply } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
 import { $, date, h, notFound, notify, pager, params, raw, show, turnPage, uri } from './dom.js';
 import { listPage } from './list.js';
 import { TESTS } from './threshold-form.js';
 
 const HISTORY_PER_PAGE = 10;
-const testName = (test) => TESTS.find(([value]) => value === test)?.[1] ?? test;
-const shown = (value) => value ?? '—';
+const testName = (test: string) => TESTS.find(([value]) => value === test)?.[1] ?? test;
+const shown = (value: unknown) => value ?? '—';
 
-export const thresholdsPage = (project, base, editable) =>
-  listPage(
+export const thresholdsPage = (project: JsonProject, base: string, editable: boolean) =>
+  listPage<JsonThreshold>(
     'Thresholds',
     uri`/v0/projects/${project.slug}/thresholds`,
     ['Branch', 'Testbed', 'Measure', 'Model', 'Boundaries', 'Sample size', 'Window'],
@@ -20,7 +21,7 @@ export const thresholdsPage = (project, base, editable) =>
     { archived: true, extra: editable ? h`<a class="button" href="${base}/thresholds/add">Add threshold</a>` : '' },
   );
 
-const modelRows = (m) =>
+const modelRows = (m: JsonModel | null) =>
   h`<tr><th>Threshold model</th><td data-testid="model-test">${m ? testName(m.test) : 'No model'}</td></tr>${
     m
       ? h`<tr><th>Lower boundary</th><td>${shown(m.lower_boundary)}</td></tr><tr><th>Upper boundary</th><td>${shown(m.upper_boundary)}</td></tr>
@@ -32,7 +33,7 @@ const modelRows = (m) =>
 const historyPage = () => Number(params().get('models_page') ?? 1) || 1;
 
 /** The model history section of `reply`, the answer to `…/models` at `historyPage()`. */
-function historySection(reply, base, threshold, viewed) {
+function historySection(reply: Reply<JsonModel[]>, base: string, threshold: JsonThreshold, viewed: string | undefined) {
   if (!reply.ok) return h`<p class="error">Failed to fetch the model history: ${failure(reply)}</p>`;
   return h`<section><h3>Model history</h3><table data-testid="models"><tr><th>Model</th><th>Boundaries</th><th>Sample size</th><th>Window</th><th>Created</th><th>Replaced</th><th></th></tr>${reply.data.map(
     (m) =>
@@ -42,12 +43,17 @@ function historySection(reply, base, threshold, viewed) {
   )}</table>${reply.data.length ? '' : h`<p class="muted">This threshold never had a model.</p>`}${pager(reply.total || 0, historyPage(), HISTORY_PER_PAGE, 'models_page')}</section>`;
 }
 
-export async function thresholdPage(project, base, uuid, editable) {
+export async function thresholdPage(
+  project: JsonProject,
+  base: string,
+  uuid: string,
+  editable: boolean,
+): Promise<void> {
   const path = uri`/v0/projects/${project.slug}/thresholds/${uuid}`;
   const modelParam = params().get('model');
   const [reply, models, deletable] = await Promise.all([
-    get(`${path}${modelParam ? `?model=${encodeURIComponent(modelParam)}` : ''}`),
-    get(`${path}/models?per_page=${HISTORY_PER_PAGE}&page=${historyPage()}`),
+    get<JsonThreshold>(`${path}${modelParam ? `?model=${encodeURIComponent(modelParam)}` : ''}`),
+    get<JsonModel[]>(`${path}/models?per_page=${HISTORY_PER_PAGE}&page=${historyPage()}`),
     editable && allowed(uri`/v0/projects/${project.slug}/allowed/delete`),
   ]);
   if (!reply.ok) return notFound('Threshold');
@@ -59,7 +65,7 @@ export async function thresholdPage(project, base, uuid, editable) {
       editable && !past ? h`<a class="button" href="${base}${uri`/thresholds/${t.uuid}/edit`}">Edit model</a>` : ''
     }${editable && !past && t.model ? h`<button type="button" id="remove-model">Remove model</button>` : ''}</div>${
       past
-        ? h`<p class="notice" role="status" data-testid="replaced">This threshold model was replaced on ${date(t.model.replaced)}. <a href="${base}${uri`/thresholds/${t.uuid}`}">View the current threshold</a></p>`
+        ? h`<p class="notice" role="status" data-testid="replaced">This threshold model was replaced on ${date(t.model?.replaced)}. <a href="${base}${uri`/thresholds/${t.uuid}`}">View the current threshold</a></p>`
         : ''
     }${t.model ? '' : h`<p class="notice" role="status">This threshold has no model: it computes no boundaries and raises no alerts.</p>`}
 <table data-testid="threshold"><tr><th>UUID</th><td>${t.uuid}</td></tr><tr><th>Branch</th><td><a href="${base}${uri`/branches/${t.branch.slug}`}">${t.branch.name}</a></td></tr>

@@ -1,14 +1,24 @@
 // Organization members: search, change role, remove (a second click confirms), and invitations by email with a role;
 // those who may invite see the pending invitations and revoke them.
+import type { JsonMember } from '../../wire/types.js';
 import { allowed, api, failure, get } from './api.js';
 import { $, date, h, notify, raw, show, uri } from './dom.js';
 import { listPage } from './list.js';
 
 const ROLES = ['leader', 'member'];
 
+/** An item of `GET …/invitations` (built in http/invitation-routes.ts). */
+interface Invitation {
+  uuid: string;
+  email: string;
+  role: string;
+  inviter: { uuid: string; name: string; slug: string };
+  expiration: string;
+}
+
 /** The pending invitations (each lasts days, so there are few: the first 255 are shown), with Revoke buttons. */
-async function pendingInvitations(path) {
-  const reply = await get(`${path}/invitations?per_page=255`);
+async function pendingInvitations(path: string): Promise<void> {
+  const reply = await get<Invitation[]>(`${path}/invitations?per_page=255`);
   if (!reply.ok)
     return show(h`<p class="error" role="alert">Failed to fetch invitations: ${failure(reply)}</p>`, $('#invitations'));
   show(
@@ -24,12 +34,12 @@ async function pendingInvitations(path) {
   );
 }
 
-const roleSelect = (member) =>
+const roleSelect = (member: JsonMember) =>
   h`<select data-member="${member.slug}" aria-label="Role of ${member.name}">${ROLES.map((role) => h`<option ${raw(role === member.role ? 'selected' : '')}>${role}</option>`)}</select>`;
 
-export async function membersPage(org) {
+export async function membersPage(org: string): Promise<void> {
   const path = uri`/v0/organizations/${org}`;
-  const permission = (name) => allowed(`${path}/allowed/${name}`);
+  const permission = (name: string) => allowed(`${path}/allowed/${name}`);
   const [invite, editRole, removeRole] = await Promise.all(['create_role', 'edit_role', 'delete_role'].map(permission));
   show(
     h`<div id="members"></div>${
@@ -43,7 +53,7 @@ export async function membersPage(org) {
     $('#content'),
   );
   const list = () =>
-    listPage(
+    listPage<JsonMember>(
       'Members',
       `${path}/members`,
       ['Name', 'Email', 'Role', ''],
@@ -56,9 +66,10 @@ export async function membersPage(org) {
   await list();
   const members = $('#members');
   members.addEventListener('change', async (event) => {
-    const slug = event.target.dataset?.member;
+    const select = event.target as HTMLSelectElement;
+    const slug = select.dataset.member;
     if (!slug) return;
-    const done = await api('PATCH', path + uri`/members/${slug}`, { role: event.target.value });
+    const done = await api<JsonMember>('PATCH', path + uri`/members/${slug}`, { role: select.value });
     if (!done.ok) {
       notify(`Failed to change the role: ${failure(done)}`, 'error');
       return list();
@@ -67,7 +78,7 @@ export async function membersPage(org) {
     if (invite) pendingInvitations(path); // a role change voids invitations to the member's address
   });
   members.addEventListener('click', async (event) => {
-    const button = event.target.closest('button[data-remove]');
+    const button = (event.target as Element).closest<HTMLButtonElement>('button[data-remove]');
     if (!button) return;
     if (!button.dataset.armed) {
       button.dataset.armed = 'true';
@@ -82,19 +93,20 @@ export async function membersPage(org) {
   });
   $('#invite')?.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const form = new FormData(event.target);
-    const body = { email: String(form.get('email')).trim(), role: form.get('role') };
+    const target = event.target as HTMLFormElement;
+    const form = new FormData(target);
+    const body: Record<string, string> = { email: String(form.get('email')).trim(), role: String(form.get('role')) };
     if (String(form.get('name')).trim()) body.name = String(form.get('name')).trim();
     const done = await api('POST', `${path}/members`, body);
     if (!done.ok) return notify(`Failed to invite: ${failure(done)}`, 'error');
     notify(`Invitation sent to ${body.email} as ${body.role}.`);
-    event.target.reset();
+    target.reset();
     pendingInvitations(path);
   });
   if (!invite) return;
   await pendingInvitations(path);
   $('#invitations').addEventListener('click', async (event) => {
-    const button = event.target.closest('button[data-revoke]');
+    const button = (event.target as Element).closest<HTMLButtonElement>('button[data-revoke]');
     if (!button) return;
     const done = await api('DELETE', path + uri`/invitations/${button.dataset.revoke}`);
     if (!done.ok) notify(`Failed to revoke the invitation: ${failure(done)}`, 'error');

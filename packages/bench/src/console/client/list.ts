@@ -1,13 +1,13 @@
 // Paginated list pages: page, search, archived and every filter control marked `data-param` live in the URL.
 import { failure, get } from './api.js';
-import { $, h, pager, params, raw, setParams, show, turnPage } from './dom.js';
+import { $, h, type Markup, pager, params, raw, setParams, show, turnPage } from './dom.js';
 
 const PER_PAGE = 20;
 const FILTERS = ['search', 'archived', 'start_time', 'end_time', 'branch', 'testbed'];
 const DAY = 86_400_000;
 
 /** A filter control's URL value: checkboxes `true` or nothing; a date input its day's first (or last) ms, UTC. */
-function controlValue(input) {
+function controlValue(input: HTMLInputElement): string | number | null {
   if (input.type === 'checkbox') return input.checked ? 'true' : null;
   if (input.type === 'date') {
     if (!input.value) return null;
@@ -28,18 +28,37 @@ const archivedBox = () =>
  * `archived` add those controls, `filters()` more controls (with `data-param`, drawn from the URL at each
  * render), `extra` markup next to the title.
  */
-export async function listPage(title, path, head, row, options = {}) {
+export interface ListOptions {
+  archived?: boolean;
+  search?: boolean;
+  filters?: () => Markup | '';
+  extra?: Markup | '';
+  root?: string;
+}
+
+export async function listPage<T>(
+  title: string,
+  path: string,
+  head: readonly string[],
+  row: (item: T) => Markup,
+  options: ListOptions = {},
+): Promise<T[] | undefined> {
   const { archived = false, search = false, filters = () => '', extra = '', root = '#content' } = options;
   const p = params();
   const page = Number(p.get('page') ?? 1) || 1;
   const query = new URLSearchParams({ per_page: String(PER_PAGE), page: String(page) });
-  for (const name of FILTERS) if (p.get(name)) query.set(name, p.get(name));
-  const reply = await get(`${path}?${query}`);
-  if (!reply.ok)
-    return show(
+  for (const name of FILTERS) {
+    const value = p.get(name);
+    if (value) query.set(name, value);
+  }
+  const reply = await get<T[]>(`${path}?${query}`);
+  if (!reply.ok) {
+    show(
       h`<section class="error" role="alert">Failed to fetch ${title.toLowerCase()}: ${failure(reply)}</section>`,
       $(root),
     );
+    return undefined;
+  }
   const more = filters();
   show(
     h`<section><div class="row"><h2>${title}</h2>${extra}</div>${
@@ -55,13 +74,14 @@ export async function listPage(title, path, head, row, options = {}) {
   );
   const again = () => listPage(title, path, head, row, options);
   $(root).onchange = (event) => {
-    const name = event.target.dataset?.param;
+    const input = event.target as HTMLInputElement;
+    const name = input.dataset.param;
     if (!name) return;
-    setParams({ [name]: controlValue(event.target), page: null });
+    setParams({ [name]: controlValue(input), page: null });
     again();
   };
   $(root).onclick = (event) => {
     if (turnPage(event)) again();
   };
-  return reply;
+  return reply.data;
 }

@@ -1,15 +1,27 @@
 // Branches, testbeds, benchmarks and measures: searchable lists with the archived filter; detail pages to edit,
 // move a branch's start point, archive and delete.
+import type {
+  JsonBranch,
+  JsonDimension,
+  JsonMeasure,
+  JsonProject,
+  JsonReportSummary,
+  JsonThreshold,
+} from '../../wire/types.js';
 import { allowed, api, failure, get } from './api.js';
 import { deleteButton, wireDelete } from './confirm.js';
 import { $, changedFields, date, h, notFound, notify, show, uri } from './dom.js';
 import { listPage } from './list.js';
-import { DIMENSIONS } from './pages.js';
+import { DIMENSIONS, type DimensionKind } from './pages.js';
 
-const title = (kind) => kind[0].toUpperCase() + kind.slice(1);
+/** Any of the four: a branch has a head, a measure units. */
+type AnyDimension = JsonDimension & Partial<Pick<JsonBranch, 'head'> & Pick<JsonMeasure, 'units'>>;
+type StartPoint = NonNullable<JsonBranch['head']['start_point']>;
 
-export const dimensionsPage = (project, base, kind) =>
-  listPage(
+const title = (kind: DimensionKind) => kind.charAt(0).toUpperCase() + kind.slice(1);
+
+export const dimensionsPage = (project: JsonProject, base: string, kind: DimensionKind) =>
+  listPage<JsonDimension>(
     title(kind),
     uri`/v0/projects/${project.slug}/${kind}`,
     ['Name', 'Slug', 'Archived'],
@@ -19,8 +31,8 @@ export const dimensionsPage = (project, base, kind) =>
   );
 
 /** "branch name, version n (hash)" of a head's start point, linked to that branch. */
-async function startPointText(project, base, start) {
-  const from = await get(uri`/v0/projects/${project.slug}/branches/${start.branch}`);
+async function startPointText(project: JsonProject, base: string, start: StartPoint) {
+  const from = await get<JsonBranch>(uri`/v0/projects/${project.slug}/branches/${start.branch}`);
   const name = from.ok ? from.data.name : start.branch;
   const version = start.version
     ? ` version ${start.version.number}${start.version.hash ? ` (${start.version.hash})` : ''}`
@@ -29,17 +41,19 @@ async function startPointText(project, base, start) {
 }
 
 /** Which report and threshold filter names this kind of dimension. */
-const FILTER = { branches: 'branch', testbeds: 'testbed', measures: 'measure' };
+const FILTER: Partial<Record<DimensionKind, string>> = { branches: 'branch', testbeds: 'testbed', measures: 'measure' };
 
 /** The dimension's recent reports (branches, testbeds) and its thresholds, as Bencher's detail pages show them. */
-async function related(project, base, kind, d) {
+async function related(project: JsonProject, base: string, kind: DimensionKind, d: AnyDimension) {
   const key = FILTER[kind];
   if (!key) return '';
   const path = uri`/v0/projects/${project.slug}`;
   const archived = d.archived ? '&archived=true' : '';
   const [reports, thresholds] = await Promise.all([
-    key === 'measure' ? undefined : get(`${path}/reports?per_page=4&${key}=${encodeURIComponent(d.uuid)}${archived}`),
-    get(`${path}/thresholds?per_page=8&${key}=${encodeURIComponent(d.name)}${archived}`),
+    key === 'measure'
+      ? undefined
+      : get<JsonReportSummary[]>(`${path}/reports?per_page=4&${key}=${encodeURIComponent(d.uuid)}${archived}`),
+    get<JsonThreshold[]>(`${path}/thresholds?per_page=8&${key}=${encodeURIComponent(d.name)}${archived}`),
   ]);
   const recent = reports?.ok
     ? h`<section><div class="row"><h3>Recent reports</h3><a href="${base}${uri`/reports?${key}=${d.slug}`}${archived}">All reports</a></div>${
@@ -64,7 +78,7 @@ async function related(project, base, kind, d) {
   return h`${recent}${limits}`;
 }
 
-const editForm = (kind, d) =>
+const editForm = (kind: DimensionKind, d: AnyDimension) =>
   h`<section><h3>Edit</h3><form id="edit-dimension" class="row"><label>Name <input name="name" value="${d.name}" required></label>
 <label>Slug <input name="slug" value="${d.slug}" required maxlength="64"></label>${
     kind === 'measures' ? h`<label>Units <input name="units" value="${d.units}" required maxlength="64"></label>` : ''
@@ -77,11 +91,17 @@ const startPointForm = () =>
 <label><input type="checkbox" name="clone_thresholds"> Clone thresholds</label><label><input type="checkbox" name="reset"> Reset</label>
 <button class="primary">Set start point</button></form></section>`;
 
-export async function dimensionPage(project, base, kind, id, editable) {
+export async function dimensionPage(
+  project: JsonProject,
+  base: string,
+  kind: DimensionKind,
+  id: string,
+  editable: boolean,
+): Promise<void> {
   const path = uri`/v0/projects/${project.slug}/${kind}/${id}`;
   const label = DIMENSIONS[kind];
   const [reply, deletable] = await Promise.all([
-    get(path),
+    get<AnyDimension>(path),
     editable && allowed(uri`/v0/projects/${project.slug}/allowed/delete`),
   ]);
   if (!reply.ok) return notFound(label);
@@ -109,15 +129,15 @@ export async function dimensionPage(project, base, kind, id, editable) {
   );
   const again = () => dimensionPage(project, base, kind, id, editable);
   $('#archive')?.addEventListener('click', async (event) => {
-    const done = await api('PATCH', path, { archived: event.target.dataset.archived === 'true' });
+    const done = await api('PATCH', path, { archived: (event.target as HTMLElement).dataset.archived === 'true' });
     if (!done.ok) return notify(`Failed to update: ${failure(done)}`, 'error');
     again();
   });
   $('#edit-dimension')?.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const body = changedFields(event.target, d);
+    const body = changedFields(event.target as HTMLFormElement, d);
     if (!Object.keys(body).length) return notify('Nothing changed.');
-    const done = await api('PATCH', path, body);
+    const done = await api<AnyDimension>('PATCH', path, body);
     if (!done.ok) return notify(`Failed to update the ${label.toLowerCase()}: ${failure(done)}`, 'error');
     if (done.data.slug !== d.slug)
       return location.replace(base + uri`/${kind}/${done.data.slug}?notify_text=${`${label} updated.`}`);
@@ -126,7 +146,7 @@ export async function dimensionPage(project, base, kind, id, editable) {
   });
   $('#start-point')?.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const form = new FormData(event.target);
+    const form = new FormData(event.target as HTMLFormElement);
     const startPoint = {
       branch: String(form.get('branch')).trim(),
       hash: String(form.get('hash')).trim() || null,

@@ -1,17 +1,18 @@
 // Project and organization settings: name, slug (and a project's URL and visibility), delete after typing the slug;
 // the user's own account.
-import { allowed, api, failure, get, saveSession, session } from './api.js';
+import type { JsonAuthUser, JsonOrganization, JsonProject } from '../../wire/types.js';
+import { allowed, api, failure, get, saveSession } from './api.js';
 import { $, changedFields, date, h, notFound, notify, params, raw, show, uri } from './dom.js';
 
 /** The delete section: the button stays disabled until the slug is typed. */
-const deleteSection = (what, warning) =>
+const deleteSection = (what: string, warning: string) =>
   h`<section><h2>Delete ${what}</h2><p>${warning}</p>
 <label>Type the ${what}'s slug to confirm <input id="confirm-delete" autocomplete="off"></label><button type="button" id="delete" disabled>Delete ${what}</button></section>`;
 
 /** Deletes `path` once the slug is typed and the button clicked; `deleted()` follows a success. */
-function wireDeleteBySlug(slug, path, what, deleted) {
+function wireDeleteBySlug(slug: string, path: string, what: string, deleted: () => void): void {
   $('#confirm-delete').oninput = (event) => {
-    $('#delete').disabled = event.target.value !== slug;
+    $<HTMLButtonElement>('#delete').disabled = (event.target as HTMLInputElement).value !== slug;
   };
   $('#delete').onclick = async () => {
     const done = await api('DELETE', path);
@@ -21,20 +22,26 @@ function wireDeleteBySlug(slug, path, what, deleted) {
 }
 
 /** PATCHes the form's changed fields (`url` may be cleared) to `path`; `saved(data, body)` follows a success. */
-function wireSave(form, path, current, what, saved) {
+function wireSave<T extends object>(
+  form: string,
+  path: string,
+  current: T,
+  what: string,
+  saved: (data: T, body: Record<string, string | null>) => void,
+): void {
   $(form).onsubmit = async (event) => {
     event.preventDefault();
-    const body = changedFields(event.target, current, ['url']);
+    const body = changedFields(event.target as HTMLFormElement, current, ['url']);
     if (!Object.keys(body).length) return notify('Nothing changed.');
-    const done = await api('PATCH', path, body);
+    const done = await api<T>('PATCH', path, body);
     if (!done.ok) return notify(`Failed to save ${what}: ${failure(done)}`, 'error');
     saved(done.data, body);
   };
 }
 
-const selected = (on) => raw(on ? 'selected' : '');
+const selected = (on: boolean) => raw(on ? 'selected' : '');
 
-export async function projectSettingsPage(project) {
+export async function projectSettingsPage(project: JsonProject): Promise<void> {
   const path = uri`/v0/projects/${project.slug}`;
   const [editable, deletable] = await Promise.all([allowed(`${path}/allowed/edit`), allowed(`${path}/allowed/delete`)]);
   show(
@@ -62,9 +69,9 @@ export async function projectSettingsPage(project) {
     });
 }
 
-export async function organizationSettingsPage(org) {
+export async function organizationSettingsPage(org: string): Promise<void> {
   const path = uri`/v0/organizations/${org}`;
-  const reply = await get(path);
+  const reply = await get<JsonOrganization>(path);
   if (!reply.ok) return notFound('Organization');
   const organization = reply.data;
   const [editable, deletable] = await Promise.all([allowed(`${path}/allowed/edit`), allowed(`${path}/allowed/delete`)]);
@@ -93,11 +100,10 @@ export async function organizationSettingsPage(org) {
  * The signed-in user's name, slug and email. A new email waits for the link mailed to it (`?confirm_email=` here):
  * confirming answers a new session, since a session names the address.
  */
-export async function userSettingsPage() {
-  const stored = session();
+export async function userSettingsPage(stored: JsonAuthUser): Promise<void> {
   const user = stored.user;
   const path = uri`/v0/users/${user.slug}`;
-  const settingsPage = (slug, notice) => uri`/console/users/${slug}/settings?notify_text=${notice}`;
+  const settingsPage = (slug: string, notice: string) => uri`/console/users/${slug}/settings?notify_text=${notice}`;
   show(
     h`<section><h2>Account</h2><form id="user-settings"><label>Name <input name="name" value="${user.name}" required maxlength="64"></label>
 <label>Slug <input name="slug" value="${user.slug}" required maxlength="64"></label>
@@ -117,14 +123,14 @@ export async function userSettingsPage() {
   });
 
   const token = params().get('confirm_email');
-  const pending = await get(`${path}/email/pending`);
+  const pending = await get<{ email: string; expiration: string }>(`${path}/email/pending`);
   if (token) {
     show(
       h`<section class="notice"><p>Confirm ${pending.ok ? pending.data.email : 'the new address'} as your email?</p><button type="button" class="primary" id="confirm-email">Confirm new email</button></section>`,
       $('#email-change'),
     );
     $('#confirm-email').onclick = async () => {
-      const done = await api('POST', `${path}/email/confirm`, { token });
+      const done = await api<JsonAuthUser>('POST', `${path}/email/confirm`, { token });
       if (!done.ok) return notify(`Failed to change your email: ${failure(done)}`, 'error');
       saveSession(done.data);
       location.replace(settingsPage(done.data.user.slug, `Your email is now ${done.data.user.email}.`));
