@@ -125,6 +125,21 @@ describeEachDialect('bench project defaults and deprecated input names over HTTP
     });
     expect(later.no_threshold.map((measure: Json) => measure.slug)).toEqual(['throughput']);
     expect((await bench.json('GET', `/v0/projects/${slug}/thresholds`)).length).toBe(4);
+
+    // A first report that resets its pair's thresholds (`--thresholds-reset`) is not given the defaults.
+    const reset = await bench.json('POST', '/v0/run', {
+      token: bench.muriel,
+      body: {
+        project: 'reset-first',
+        testbed: 'Linux',
+        start_time: at(0),
+        end_time: at(1),
+        results: [bmf({ b: { throughput: 100 } })],
+        thresholds: { reset: true },
+      },
+    });
+    expect(reset.no_threshold.map((measure: Json) => measure.slug)).toEqual(['throughput']);
+    expect((await bench.json('GET', `/v0/projects/${reset.project.slug}/thresholds`)).length).toBe(2);
   });
 
   it('reads the deprecated lower_bound, upper_bound and statistic as their new names, and still refuses unknown fields', async () => {

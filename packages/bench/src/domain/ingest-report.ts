@@ -399,7 +399,8 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
       const testbeds = await getOrCreateDimensions(trx, 'testbed', project.uuid, [dimensionKey(report.testbed)], now);
       const testbed = testbeds.get(parseNameId(report.testbed).value) as Dimension;
       await applyReportThresholds(trx, project, branch, testbed, report, now);
-      await guardFirstReport(trx, project.uuid, branch, testbed, now);
+      // A reset keeps the pair to the report's own thresholds: no defaults then.
+      if (!report.thresholds?.reset) await guardFirstReport(trx, project.uuid, branch, testbed, now);
       const headUuid = branch.head_uuid as string;
       const models = await activeModels(trx, branch, testbed);
       const dimensions = await reportDimensions(trx, project, iterations, now);
