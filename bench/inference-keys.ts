@@ -76,7 +76,7 @@ async function admissionLatency(db: Kysely<InferenceDatabase>, count: number, ra
         const t0 = performance.now();
         const key = await keys.lookup(secret);
         if (!key) throw new Error('key not found');
-        const ticket = await admission.admit({ key, model, promptEstimate: 40, maxOutput: 200 });
+        const ticket = await admission.admit({ key, model, promptBound: 40, output: { choices: 1, requested: 200 } });
         const t1 = performance.now();
         ticket.settle(30, 120);
         settle.push(performance.now() - t1);

@@ -11,9 +11,13 @@
 //  2. Throughput at 64 connections and CPU per request at that load.
 //  3. Atrium's RSS after warm-up and after 100,000 more requests.
 //  4. The embedded engine's tokens/s with the generated test model at 1 and 4 concurrent streams.
+//  5. Long streams (`--long-only` runs just these): paced 500-chunk streams (one chunk each 24 ms, 12 s), 100 at
+//     once, directly, through the floor and through Atrium's /v1/chat/completions and /v1/messages: CPU per
+//     chunk and each chunk's delay from the upstream's write to the client's read; then 500 at once through
+//     Atrium on its default settings: how many the upstream held at once, and the time to first byte.
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,9 +39,48 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 // ---- the upstream and the floor proxy: child processes -----------------------------------------------------
 
+/** A prompt asking the upstream for a long stream: `LONG_CHUNKS` chunks, one each `PACE_MS`, each carrying its write time. */
+const PACED = 'paced-long-stream';
+const LONG_CHUNKS = 500;
+const PACE_MS = 24;
+const now = () => performance.timeOrigin + performance.now();
+const streamChunk = (delta: string, finish: string | null) =>
+  `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"Qwen/Qwen3-32B","choices":[{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : `"${finish}"`}}]}\n\n`;
+
 if (process.env.ATRIUM_BENCH_UPSTREAM) {
-  const { startFixedUpstream } = await import('../packages/inference/test/support/fixed-upstream.js');
-  process.send?.({ url: (await startFixedUpstream()).origin });
+  const { recordedVllm, startFixedUpstream } = await import('../packages/inference/test/support/fixed-upstream.js');
+  let open = 0;
+  let peak = 0;
+  const paced = (response: ServerResponse) => {
+    peak = Math.max(peak, ++open);
+    response.writeHead(200, { 'content-type': 'text/event-stream' });
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent++ < LONG_CHUNKS) {
+        response.write(streamChunk(`{"content":"t=${now().toFixed(3)};"}`, null));
+        return;
+      }
+      clearInterval(timer);
+      response.end(
+        `${streamChunk('{}', 'stop')}data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"Qwen/Qwen3-32B","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":${LONG_CHUNKS},"total_tokens":${10 + LONG_CHUNKS}}}\n\ndata: [DONE]\n\n`,
+      );
+    }, PACE_MS);
+    response.on('close', () => {
+      clearInterval(timer);
+      open--;
+    });
+  };
+  const upstream = await startFixedUpstream((request, body, response) => {
+    // GET /peak: the most streams held at once since the last call.
+    if (request.url === '/peak') {
+      response.end(String(peak));
+      peak = open;
+      return;
+    }
+    if (body.includes(PACED)) return paced(response);
+    recordedVllm(request, body, response);
+  });
+  process.send?.({ url: upstream.origin });
   process.on('disconnect', () => process.exit(0));
 }
 
@@ -176,9 +219,108 @@ async function engineTokensPerSecond(origin: string, streams: number, seconds: n
   return tokens / ((performance.now() - start) / 1000);
 }
 
+/**
+ * `streams` paced long streams at once through `target`: CPU µs per chunk of its process, each chunk's delay
+ * from the upstream's write to the client's read, and the time to first byte.
+ */
+async function longStreams(target: Target, path: string, body: string, streams: number) {
+  const pool = new Pool(target.origin, { connections: streams });
+  const delays: number[] = [];
+  const firstBytes: number[] = [];
+  let errors = 0;
+  const one = async () => {
+    const started = performance.now();
+    const response = await pool.request({ method: 'POST', path, headers: target.headers, body });
+    if (response.statusCode !== 200) errors++;
+    let pending = '';
+    let first = true;
+    for await (const piece of response.body) {
+      const read = now();
+      if (first) firstBytes.push(performance.now() - started);
+      first = false;
+      pending += String(piece);
+      const end = pending.lastIndexOf('\n\n');
+      if (end < 0) continue;
+      for (const match of pending.slice(0, end).matchAll(/t=([\d.]+);/g)) delays.push(read - Number(match[1]));
+      pending = pending.slice(end + 2);
+    }
+  };
+  const before = cpuMicros(target.pid);
+  await Promise.all(Array.from({ length: streams }, one));
+  const cpu = cpuMicros(target.pid) - before;
+  await pool.close();
+  delays.sort((a, b) => a - b);
+  firstBytes.sort((a, b) => a - b);
+  return {
+    chunks: delays.length,
+    cpuPerChunk: cpu / Math.max(1, delays.length),
+    delayP50: percentileOfSorted(delays, 0.5),
+    delayP99: percentileOfSorted(delays, 0.99),
+    firstByteP50: percentileOfSorted(firstBytes, 0.5),
+    firstByteP99: percentileOfSorted(firstBytes, 0.99),
+    errors,
+  };
+}
+
+/** A long stream's request, the same on both APIs. */
+const LONG = JSON.stringify({
+  model: MODEL,
+  messages: [{ role: 'user', content: PACED }],
+  max_tokens: 1_000,
+  stream: true,
+});
+
+/** The long-stream rows: 100 at once directly, through the floor and through Atrium's two APIs; 500 through Atrium. */
+async function longStreamRows(
+  direct: Target,
+  atrium: Target,
+  floor: Target,
+  upstreamUrl: string,
+): Promise<BenchReport['rows']> {
+  const runs: Array<[string, Target, string, string]> = [
+    ['upstream (direct)', direct, PATH, LONG],
+    ['floor (node:http + undici)', floor, PATH, LONG],
+    ['Atrium /v1/chat/completions', atrium, PATH, LONG],
+    ['Atrium /v1/messages', atrium, '/v1/messages', LONG],
+  ];
+  const measured = [];
+  for (const [name, target, path, body] of runs)
+    measured.push({ name, ...(await longStreams(target, path, body, 100)) });
+  const [base, relay] = measured as [(typeof measured)[number], (typeof measured)[number]];
+  const rows: BenchReport['rows'] = measured.map((m, i) => ({
+    mode: `long stream ×100 (${LONG_CHUNKS} chunks / ${PACE_MS} ms)`,
+    process: m.name,
+    'CPU µs/chunk': i === 0 ? '' : round(m.cpuPerChunk, 1),
+    '× floor per chunk': i < 2 ? '' : round(m.cpuPerChunk / relay.cpuPerChunk),
+    'chunk delay p50 ms': round(m.delayP50),
+    'chunk delay p99 ms': round(m.delayP99),
+    'added chunk delay p50 ms': i === 0 ? '' : round(m.delayP50 - base.delayP50),
+    'first byte p50 ms': round(m.firstByteP50),
+    'first byte p99 ms': round(m.firstByteP99),
+    errors: m.errors,
+  }));
+  await fetch(`${upstreamUrl}/peak`);
+  const wide = await longStreams(atrium, PATH, LONG, 500);
+  const peak = Number(await (await fetch(`${upstreamUrl}/peak`)).text());
+  rows.push({
+    mode: `long stream ×500, default settings`,
+    process: 'Atrium /v1/chat/completions',
+    'CPU µs/chunk': round(wide.cpuPerChunk, 1),
+    'chunk delay p50 ms': round(wide.delayP50),
+    'chunk delay p99 ms': round(wide.delayP99),
+    'first byte p50 ms': round(wide.firstByteP50),
+    'first byte p99 ms': round(wide.firstByteP99),
+    'upstream streams at once': peak,
+    errors: wide.errors,
+  });
+  return rows;
+}
+
 // ---- the benchmark ---------------------------------------------------------------------------------------
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+/** Every column any row has, in the order they first appear. */
+const columnsOf = (rows: BenchReport['rows']) => [...new Set(rows.flatMap((row) => Object.keys(row)))];
 
 type Measured = Awaited<ReturnType<typeof withCpu<Awaited<ReturnType<typeof latencyAtRate>>>>>;
 type Saturated = Awaited<ReturnType<typeof withCpu<Awaited<ReturnType<typeof throughput>>>>>;
@@ -214,6 +356,7 @@ async function embeddedEngineNote(seconds: number): Promise<string> {
 
 export default async function inferenceOverhead(args: string[]): Promise<BenchReport> {
   const quick = args.includes('--quick');
+  const longOnly = args.includes('--long-only');
   const rateArg = args.indexOf('--rate');
   const rate = rateArg === -1 ? 200 : Number(args[rateArg + 1]);
   const rounds = quick ? 1 : 3;
@@ -228,9 +371,11 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
   const notes: string[] = [];
   const data: Record<string, unknown> = { rate, rounds, seconds };
   try {
-    const config = `[[inference.models]]\nid = "${MODEL}"\ncontextLength = 32768\nbackend = { type = "upstream", replicas = ["${upstream.url}"] }\n`;
+    // 500 long streams come from one address here; clients behind a proxy listed in trustedProxies are apart.
+    const config = `[inference]\nmaxConnectionsPerAddress = 1024\n[[inference.models]]\nid = "${MODEL}"\ncontextLength = 32768\nbackend = { type = "upstream", replicas = ["${upstream.url}"] }\n`;
     atrium = await startService('inference', 'sqlite', { config, env: { ATRIUM_DEMO_KEY: KEY } });
-    portkey = await startPortkey();
+    // Long streams compare with the floor only: Portkey is installed for the other rows.
+    portkey = longOnly ? undefined : await startPortkey();
     floor = await startChild('floor proxy', { ATRIUM_BENCH_FLOOR: upstream.url });
     const targets: Target[] = [
       { name: 'upstream (direct)', origin: upstream.url, pid: upstreamPid, headers: JSON_TYPE },
@@ -240,18 +385,21 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
         pid: atrium.pid,
         headers: { ...JSON_TYPE, authorization: `Bearer ${KEY}` },
       },
-      {
+      { name: 'floor (node:http + undici)', origin: floor.url, pid: floor.process.pid as number, headers: JSON_TYPE },
+    ];
+    if (portkey)
+      targets.push({
         name: 'Portkey',
         origin: portkey.origin,
         pid: portkey.pid,
         headers: { ...JSON_TYPE, ...portkey.headers(upstream.url, KEY) },
-      },
-      { name: 'floor (node:http + undici)', origin: floor.url, pid: floor.process.pid as number, headers: JSON_TYPE },
-    ];
-    for (const [mode, body] of [
-      ['non-stream', CHAT],
-      ['stream', STREAM],
-    ] as const) {
+      });
+    for (const [mode, body] of longOnly
+      ? []
+      : ([
+          ['non-stream', CHAT],
+          ['stream', STREAM],
+        ] as const)) {
       // Warm every path (connections, JIT) before measuring.
       for (const target of targets) await throughput(target, body, 1);
       const paced: Measured[][] = targets.map(() => []);
@@ -266,10 +414,10 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
       const m = <T>(list: T[] | undefined, pick: (x: T) => number) => median((list ?? []).map(pick));
       const direct = { p50: m(paced[0], (x) => x.p50), p99: m(paced[0], (x) => x.p99), cpu: m(paced[0], (x) => x.cpu) };
       const directSaturated = { rps: m(saturated[0], (x) => x.rps), cpu: m(saturated[0], (x) => x.cpu) };
-      const peerCpu = m(paced[2], (x) => x.cpu);
-      const peerSaturatedCpu = m(saturated[2], (x) => x.cpu);
-      const floorCpu = m(paced[3], (x) => x.cpu);
-      const floorSaturatedCpu = m(saturated[3], (x) => x.cpu);
+      const peerCpu = m(paced[3], (x) => x.cpu);
+      const peerSaturatedCpu = m(saturated[3], (x) => x.cpu);
+      const floorCpu = m(paced[2], (x) => x.cpu);
+      const floorSaturatedCpu = m(saturated[2], (x) => x.cpu);
       for (const [i, target] of targets.entries()) {
         const cpu = m(paced[i], (x) => x.cpu);
         const saturatedCpu = m(saturated[i], (x) => x.cpu);
@@ -298,6 +446,9 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
       data[mode] = { paced, saturated };
     }
 
+    const [direct, atriumTarget, floorTarget] = targets as [Target, Target, Target];
+    rows.push(...(await longStreamRows(direct, atriumTarget, floorTarget, upstream.url)));
+    if (longOnly) return { title: 'Inference gateway: long streams', columns: columnsOf(rows), rows, notes, data };
     const warm = rssBytes(atrium.pid);
     const soakStart = performance.now();
     let sent = 0;
@@ -319,7 +470,7 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
     );
     return {
       title: `Inference gateway overhead: fixed-response upstream vs Atrium vs Portkey vs a bare proxy (paced at ${rate} req/s, then 64 connections; median of ${rounds} interleaved rounds of ${seconds} s)`,
-      columns: Object.keys(rows[0] ?? {}),
+      columns: columnsOf(rows),
       rows,
       notes,
       data,

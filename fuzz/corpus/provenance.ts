@@ -127,14 +127,14 @@ export const provenanceCases: Case[] = [
   {
     name: 'M2 QueryBuilder projection with a sentinel',
     service: 'provenance',
-    request: (_s, sentinel) => qb({ path: [{ entity_type: 'node.', tag: 'n' }], project: { n: [sentinel] } }),
+    request: (_s, sentinel) => qb({ path: [{ entity_type: 'node.Node.', tag: 'n' }], project: { n: [sentinel] } }),
     expect: aiida500(/is not a column of|not a valid|projection/i),
   },
   {
     name: 'M2 a 900 KB QueryBuilder body',
     service: 'provenance',
     request: (_s, sentinel) =>
-      qb({ path: [{ entity_type: 'node.', tag: 'n' }], project: { n: [`${sentinel}${'x'.repeat(900_000)}`] } }),
+      qb({ path: [{ entity_type: 'node.Node.', tag: 'n' }], project: { n: [`${sentinel}${'x'.repeat(900_000)}`] } }),
     expect: aiida500(/is not a column of|not a valid|projection/i, 413),
   },
   {

@@ -28,7 +28,7 @@ Usage:
   atrium bench <run|mock|up|down|logs|archive|unarchive|perf|RESOURCE> …
   atrium provenance serve <archive-or-url>... [--port 5000] [--host H] [--data-dir DIR]
   atrium provenance inspect <archive-or-url>
-  atrium provenance make-archive --nodes N [--out FILE] [--seed S]
+  atrium provenance make-archive (--nodes N | --shapes a,b,… [--count N]) [--out FILE] [--seed S]
   atrium bench admin user create --name NAME --email EMAIL [--slug SLUG] [--admin]
   atrium bench admin token --email EMAIL [--jwt | --project PROJECT] [--name NAME] [--ttl SECONDS]
   atrium --version
@@ -59,7 +59,8 @@ provenance serve
 provenance inspect
            Print format version, size and row counts (and missing indexes on PostgreSQL).
 provenance make-archive
-           Write a synthetic main_0001 archive of about N nodes (workflows, calculations, files).
+           Write a synthetic main_0001 archive: about N nodes of a relax campaign (--nodes), or N of each
+           chosen shape (--shapes workflows,calcjobs,structures,bands,arrays,dicts,logs,comments,groups).
 
 bench      The bench client (Bencher's CLI): run [options] [command…] runs and submits benchmarks;
            mock, up/down/logs (local server), archive/unarchive, perf, and list/create/view/update/delete

@@ -11,7 +11,8 @@ import { startFixedUpstream } from '../../inference/test/support/fixed-upstream.
 import { cliEnv, fundProject, inferenceOperator, type Served, startServe } from './run-cli.js';
 
 const MODEL = 'acme/m';
-// "Capital of France?" is estimated at 38 prompt tokens; with max_tokens 16 a request reserves 54.
+// "Capital of France?" is estimated at 38 prompt tokens; with max_tokens 16 a request reserves 54 (less when
+// its output is cut to what is left, at least 39).
 const RESERVED = 54;
 const BUDGET = 50 * RESERVED;
 
@@ -68,7 +69,9 @@ describeEachDialect('two gateway processes on one database', ({ url }) => {
       const refused = outcomes.flatMap((o) =>
         o.status === 'rejected' ? [o.reason as InstanceType<typeof OpenAI.APIError>] : [],
       );
-      expect(refused.map((e) => [e.status, e.code])).toEqual(refused.map(() => [429, 'insufficient_quota']));
+      // The budget, or (rarely) what was left taken by concurrent requests while one was admitted.
+      for (const e of refused)
+        expect([429, ['insufficient_quota', 'rate_limit_exceeded'].includes(String(e.code))]).toEqual([e.status, true]);
       expect(served.length).toBeGreaterThan(0);
       // During the burst a request may be refused while the other process still holds part of its lease; each
       // gives back what it did not use within a second. After that, one process alone spends the budget down

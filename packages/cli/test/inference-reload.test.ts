@@ -146,7 +146,7 @@ describeEachDialect('catalogue reload under load, two gateway processes on one d
         `changed since the catalogue the gateways last loaded:\n  added:   ${NEW}\n  removed: ${OLD}\n  changed: ${KEEP}\n`,
       );
       expect(reload.stdout).toContain(
-        `atrium inference announce --kind model_change --title 'Model change: ${NEW} added; ${OLD} removed; ${KEEP} changed'`,
+        `atrium inference announce --kind model_change --title '${NEW} added; ${OLD} removed; ${KEEP} changed'`,
       );
       const link = /https:\/\/llm\.example\.org\/ui\/operator\/announcements\?\S+/.exec(reload.stdout)?.[0] ?? '';
       expect(new URL(link).searchParams.get('kind')).toBe('model_change');

@@ -92,14 +92,15 @@ describeEachDialect('revocation and limit changes reach every route of two gatew
       await sleep(PROMISE_MS + SLACK_MS);
       expect(await statuses(gateways, doomed)).toEqual(every(401));
 
-      // Every request reserves more than one token (count_tokens one; chat and messages their prompt and output).
+      // Every generation needs more than one token (its prompt and an output token): it can never fit a limit of
+      // one token per minute, so it is refused as too large rather than told to wait (count_tokens needs one).
       await operator('set-limits', '--project', 'p', '--tpm', '1');
       await sleep(PROMISE_MS + SLACK_MS);
       const generation = (p: string) => p !== '/v1/models' && p !== '/v1/messages/count_tokens';
       const after = await statuses(gateways, limited);
       expect(
         Object.fromEntries(Object.entries(after).filter(([route]) => generation(route.split('@')[0] ?? ''))),
-      ).toEqual(every(429, generation));
+      ).toEqual(every(413, generation));
       expect(after['/v1/models@0']).toBe(200);
       expect(after['/v1/models@1']).toBe(200);
     } finally {

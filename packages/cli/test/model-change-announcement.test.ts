@@ -7,16 +7,16 @@ const none = { added: [], removed: [], changed: [] };
 
 describe('modelChangeAnnouncement', () => {
   it.each([
-    [{ ...none, added: ['acme/n'] }, 'Model change: acme/n added', 'New: acme/n.'],
+    [{ ...none, added: ['acme/n'] }, 'acme/n added', 'New: acme/n. GET /v1/models lists it.'],
     [
       { ...none, removed: ['acme/o', 'acme/p'] },
-      'Model change: acme/o, acme/p removed',
-      'No longer served: acme/o, acme/p.',
+      'acme/o, acme/p removed',
+      'No longer served: acme/o, acme/p. Requests naming them are refused',
     ],
-    [{ ...none, changed: ['acme/c'] }, 'Model change: acme/c changed', 'Changed settings: acme/c.'],
+    [{ ...none, changed: ['acme/c'] }, 'acme/c changed', 'Changed settings: acme/c.'],
     [
       { added: ['acme/n'], removed: ['acme/o'], changed: ['acme/c'] },
-      'Model change: acme/n added; acme/o removed; acme/c changed',
+      'acme/n added; acme/o removed; acme/c changed',
       '404 model_not_found',
     ],
   ])('%j', (change, title, inBody) => {

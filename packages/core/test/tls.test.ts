@@ -9,7 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { closeGracefully, createHttpApp } from '../src/index.js';
-import { silentLogger, testHttpConfig } from '../src/testing/index.js';
+import { type CapturedLog, captureLog, testHttpConfig } from '../src/testing/index.js';
 import { makeCertificate, type TestCertificate } from './tls-certificate.js';
 
 interface Answer {
@@ -78,8 +78,10 @@ describe('HTTPS: tls = { cert, key }', () => {
   let app: FastifyInstance;
   let origin: string;
   let release: () => void;
+  let log: CapturedLog;
 
   beforeEach(async () => {
+    log = captureLog('info');
     dir = mkdtempSync(join(tmpdir(), 'atrium-tls-test-'));
     first = makeCertificate(dir, 'first');
     second = makeCertificate(dir, 'second');
@@ -90,7 +92,7 @@ describe('HTTPS: tls = { cert, key }', () => {
     app = await createHttpApp({
       service: 'demo',
       http: testHttpConfig({ tls: { cert: live.certFile, key: live.keyFile } }),
-      logger: silentLogger,
+      logger: log.logger,
       accessLog: false,
       formatError: (problem) => ({ statusCode: problem.status, body: { error: problem.code } }),
     });
@@ -128,6 +130,17 @@ describe('HTTPS: tls = { cert, key }', () => {
     }
     await expect(getHttp1(origin, '/healthz', second.pem)).rejects.toThrow(/self[- ]signed|certificate/i);
     await expect(fetch(origin.replace('https:', 'http:'))).rejects.toThrow();
+  });
+
+  it('tells browsers to stay on HTTPS (HSTS) and logs the https:// address it listens at', async () => {
+    const hsts = await new Promise<unknown>((resolve, reject) => {
+      httpsGet(`${origin}/healthz`, { ca: first.pem, agent: false }, (response) => {
+        response.resume();
+        resolve(response.headers['strict-transport-security']);
+      }).on('error', reject);
+    });
+    expect(hsts).toBe('max-age=31536000');
+    expect(log.text()).toContain(`"msg":"Server listening at ${origin}"`);
   });
 
   it('re-reads the certificate on SIGHUP: new connections get the new one, open connections and requests carry on', async () => {

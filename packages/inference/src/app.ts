@@ -10,6 +10,7 @@ import { registerEmbeddingRoutes } from './http/embedding-routes.js';
 import { formatInferenceError } from './http/errors.js';
 import { registerMessagesRoutes } from './http/messages-routes.js';
 import { registerModelRoutes } from './http/model-routes.js';
+import { registerResponsesRoutes } from './http/responses-routes.js';
 import { registerUiRoutes } from './http/ui-routes.js';
 import { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
 import { journalDirOf } from './storage/usage-journal.js';
@@ -37,6 +38,7 @@ export async function buildInferenceApp(
     accessLog: context.accessLog,
     formatError: formatInferenceError,
     largeBodyRoutes: /^\/v1\//,
+    metrics: () => catalogue.connectionWaits.render(),
   });
   const tenancy = await openTenancy(
     database.db,
@@ -72,5 +74,6 @@ export async function buildInferenceApp(
   registerChatRoutes(app, catalogue, new Set(config.media.allowedHosts));
   registerEmbeddingRoutes(app, catalogue);
   registerMessagesRoutes(app, catalogue, new Set(config.media.allowedHosts));
+  registerResponsesRoutes(app, catalogue, new Set(config.media.allowedHosts));
   return app;
 }

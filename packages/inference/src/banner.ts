@@ -1,12 +1,17 @@
 import type { InferenceConfig } from './config.js';
 import { demoCredentials } from './tenancy/demo.js';
 
+/** Configurations whose database had no operator account when the gateway started. */
+export const withoutOperator = new WeakSet<InferenceConfig>();
+
 /** A configured secret on every later start: enough to recognise it, too little to use it (short ones not at all). */
 const masked = (secret: string) => (secret.length >= 16 ? `${secret.slice(0, 3)}…${secret.slice(-4)}` : '(hidden)');
 
-/** The start banner: the API root, what is being served, and how to authenticate. */
+/** The start banner: the API root, what is being served, the web UI, and how to sign in to it. */
 export function describeInference(config: InferenceConfig, baseUrl: string): string {
-  const lines = [`${baseUrl}/v1/  (OpenAI-compatible: /v1/models, /v1/chat/completions, /v1/embeddings)`];
+  const lines = [
+    `${baseUrl}/v1/  (OpenAI-compatible: /v1/models, /v1/chat/completions, /v1/responses, /v1/embeddings)`,
+  ];
   if (config.models.length === 0) {
     lines.push(
       '              serving atrium/tiny-test-model: a tiny generated TEST model (it always answers "Hello! I am a tiny test model.")',
@@ -20,9 +25,15 @@ export function describeInference(config: InferenceConfig, baseUrl: string): str
     lines.push(`              models: ${config.models.map((m) => m.id).join(', ')}`);
   }
   const demo = demoCredentials.get(config);
+  lines.push(
+    `              web UI: ${baseUrl}/ui/  (projects, keys, usage; operators: credits, limits, announcements)`,
+  );
   if (demo?.account) {
+    lines.push(`              demo account: ${demo.account.email}  password: ${demo.account.password}`);
+  } else if (withoutOperator.has(config)) {
     lines.push(
-      `              demo account: ${demo.account.email}  password: ${demo.account.password}   (web UI: ${baseUrl}/ui/)`,
+      '              no operator yet: atrium inference create-account --admin --email E --name N --password-stdin',
+      '                (with the same --config; then sign in at the web UI)',
     );
   }
   if (demo?.key && demo.account) {

@@ -3,6 +3,7 @@ import type { InferenceConfig, ModelConfig } from './config.js';
 import { TEST_MODEL_CONTEXT_LENGTH } from './gguf/test-model.js';
 import { TEST_MODEL_ID } from './gguf/test-model-file.js';
 import { type ModelRuntime, openModelRuntime, runtimeKey } from './model-runtime.js';
+import { ConnectionWaits } from './router/connection-waits.js';
 import type { UpstreamGroup } from './router/upstream-group.js';
 
 export interface ServedModel {
@@ -69,6 +70,8 @@ export class Catalogue {
     private readonly dataDir: string,
     private readonly logger: Logger,
     public streamKeepaliveMs: number,
+    /** Requests waiting for upstream connections, over every model (for `/metrics`). */
+    readonly connectionWaits: ConnectionWaits,
   ) {
     this.current = initial;
   }
@@ -76,14 +79,16 @@ export class Catalogue {
   static async open(config: InferenceConfig, dataDir: string, logger: Logger): Promise<Catalogue> {
     const models = servedModelConfigs(config);
     const runtimes = new Map<string, ModelRuntime>();
+    const waits = new ConnectionWaits(logger);
     try {
-      for (const model of models) runtimes.set(model.id, openModelRuntime(model, config.routing, dataDir, logger));
+      for (const model of models)
+        runtimes.set(model.id, openModelRuntime(model, config.routing, dataDir, logger, waits));
     } catch (error) {
       await Promise.all([...runtimes.values()].map((r) => r.close()));
       throw error;
     }
     await Promise.all([...runtimes.values()].map((r) => r.start()));
-    return new Catalogue(generationOf(models, runtimes), dataDir, logger, config.routing.streamKeepaliveMs);
+    return new Catalogue(generationOf(models, runtimes), dataDir, logger, config.routing.streamKeepaliveMs, waits);
   }
 
   get(id: string): ServedModel | undefined {
@@ -119,7 +124,7 @@ export class Catalogue {
       for (const model of models) {
         let runtime = old.runtimes.get(model.id);
         if (runtime?.key !== runtimeKey(model, config.routing)) {
-          runtime = openModelRuntime(model, config.routing, this.dataDir, this.logger);
+          runtime = openModelRuntime(model, config.routing, this.dataDir, this.logger, this.connectionWaits);
           started.push(runtime);
         }
         runtimes.set(model.id, runtime);

@@ -72,8 +72,13 @@ export const routingSchema = z
     ejectMs: z.number().int().positive().default(10_000),
     /** Consecutive 5xx answers that eject a replica (a refused connection ejects at once). */
     failureThreshold: z.number().int().positive().default(3),
-    /** Keep-alive connections per replica. */
-    connectionsPerReplica: z.number().int().positive().default(128),
+    /**
+     * Concurrent requests (connections) per replica; more wait for one. A vLLM replica runs hundreds of
+     * sequences at once, so the default is not what limits a replica.
+     */
+    connectionsPerReplica: z.number().int().positive().default(1024),
+    /** How long a request waits for a free connection before it is answered 503 (overloaded). */
+    connectionWaitMs: z.number().int().positive().default(10_000),
   })
   .prefault({});
 
@@ -134,6 +139,13 @@ export const inferenceConfigSchema = z
       .strictObject({
         /** Projects of this organisation create their inference resource themselves (path a). */
         designatedOrganisation: z.string().min(1).default('atrium'),
+        /**
+         * When a request's prompt bound (its UTF-8 bytes) and output do not fit what is left of a budget or limit,
+         * count the prompt with the model's tokenizer (the model server's `/tokenize`) before capping the output.
+         */
+        exactPromptCounting: z.boolean().default(true),
+        /** How long that count may take before the byte bound is used instead. */
+        tokenizeTimeoutMs: z.number().int().positive().default(1_000),
       })
       .prefault({}),
     media: z

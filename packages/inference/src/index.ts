@@ -17,7 +17,10 @@ export { inferenceDatabaseUrl, openInferenceDatabase } from './storage/open.js';
 export { USAGE_GROUPS, type UsageGroup } from './storage/operator-listings.js';
 export { createProject, listProjects, type Project } from './storage/projects.js';
 export { ANNOUNCEMENT_TITLE_LIMIT } from './tenancy/announcements.js';
+export { lastDayBefore, parseEndDate } from './tenancy/dates.js';
+export type { KeySettings } from './tenancy/key-settings.js';
 export { OperatorCommands } from './tenancy/operator.js';
+export { toCsv } from './tenancy/usage-days.js';
 
 export const inferenceService: ServiceDefinition<InferenceConfig> = {
   name: 'inference',

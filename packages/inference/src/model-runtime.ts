@@ -3,6 +3,7 @@ import { ConfigError, type Logger } from '@atrium/core';
 import type { ModelConfig, RoutingConfig } from './config.js';
 import { EngineSupervisor } from './engine/supervisor.js';
 import { ensureTestModel, testModelPath } from './gguf/test-model-file.js';
+import type { ConnectionWaits } from './router/connection-waits.js';
 import { Replica } from './router/replica.js';
 import { UpstreamGroup } from './router/upstream-group.js';
 
@@ -40,18 +41,19 @@ export function openModelRuntime(
   routing: RoutingConfig,
   dataDir: string,
   logger: Logger,
+  waits: ConnectionWaits,
 ): ModelRuntime {
   const key = runtimeKey(model, routing);
   const backend = model.backend;
   if (backend.type === 'upstream') {
-    const replicas = backend.replicas.map((origin) => new Replica(origin, routing));
+    const replicas = backend.replicas.map((origin) => new Replica(origin, routing, waits));
     const group = new UpstreamGroup(model.id, replicas, backend.apiKey);
     group.startHealthChecks(routing.healthIntervalMs);
     return { key, upstreamName: backend.model ?? model.id, group, start: async () => {}, close: () => group.close() };
   }
   const modelPath = embeddedModelPath(model, dataDir) as string;
   if (backend.path === undefined) ensureTestModel(modelPath);
-  const replica = new Replica(undefined, routing);
+  const replica = new Replica(undefined, routing, waits);
   const group = new UpstreamGroup(model.id, [replica], undefined);
   group.startHealthChecks(routing.healthIntervalMs);
   const engine = {

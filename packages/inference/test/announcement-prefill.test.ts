@@ -5,7 +5,7 @@ import { UiClient } from './support/ui-client.js';
 
 const DRAFT = {
   kind: 'model_change',
-  title: 'Model change: acme/o removed <"soon">',
+  title: 'acme/o removed <"soon">',
   body: 'No longer served: acme/o. Requests naming it are refused (404 model_not_found).',
   starts: '2030-01-01T08:00',
   ends: '2030-01-08T08:00',
@@ -26,7 +26,7 @@ describe('the operator announcement form filled in from its query string', () =>
   it('starts with the draft (escaped), and posting it as shown announces it', async () => {
     const page = (await operator.get(`/ui/operator/announcements?${new URLSearchParams(DRAFT)}`)).text;
     expect(page).toContain('<option value="model_change" selected>');
-    expect(page).toContain('value="Model change: acme/o removed &lt;&quot;soon&quot;&gt;"');
+    expect(page).toContain('value="acme/o removed &lt;&quot;soon&quot;&gt;"');
     expect(page).toContain(`<textarea name="body">${DRAFT.body}</textarea>`);
     expect(page).toContain('name="starts" type="datetime-local" required value="2030-01-01T08:00"');
     expect(page).toContain('name="ends" type="datetime-local" required value="2030-01-08T08:00"');

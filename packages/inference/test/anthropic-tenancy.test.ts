@@ -70,8 +70,9 @@ describe('/v1/messages under keys, allowlists, budgets and accounting', () => {
     new Anthropic({ baseURL: base, apiKey: secret, maxRetries: 0, ...options });
   const used = async (id: string) => (await findApiKey(database.db, id))?.period_used;
 
-  it('an exhausted budget is a 429 rate_limit_error the SDK does not retry', async () => {
-    const { secret } = await newKey({ alias: 'small', budgetTokens: 5, resetPeriod: 'week' });
+  it('a budget the request would exceed is a 429 rate_limit_error the SDK does not retry', async () => {
+    // The prompt counts 3 tokens: with one output token it needs 4.
+    const { secret } = await newKey({ alias: 'small', budgetTokens: 3, resetPeriod: 'week' });
     let calls = 0;
     const client = clientFor(secret, {
       maxRetries: 2,
@@ -85,6 +86,9 @@ describe('/v1/messages under keys, allowlists, budgets and accounting', () => {
     const refused = error as InstanceType<typeof Anthropic.RateLimitError>;
     expect(refused.error).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
     expect(refused.headers?.get('x-should-retry')).toBe('false');
+    expect(refused.headers?.get('retry-after')).toBe('60');
+    expect(refused.headers?.get('x-atrium-budget-reset')).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+    expect(refused.message).toMatch(/would exceed the token budget.*needs at least 4 tokens.*3 of 3 are left/);
     expect(calls).toBe(1);
   });
 

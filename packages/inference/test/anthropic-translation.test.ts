@@ -1,4 +1,3 @@
-import { HttpError } from '@atrium/core';
 import { describe, expect, it } from 'vitest';
 import { anthropicErrorBody, anthropicErrorHeaders, anthropicErrorType } from '../src/anthropic/errors.js';
 import { stopReasonOf, toAnthropicMessage, usageOf } from '../src/anthropic/from-openai.js';
@@ -6,7 +5,8 @@ import { anthropicModelPage, toAnthropicModel } from '../src/anthropic/models.js
 import { toChatPrompt, toChatRequest } from '../src/anthropic/to-openai.js';
 import { validateMessages } from '../src/anthropic/validation.js';
 import type { MessagesRequest } from '../src/anthropic/wire.js';
-import { type ModelConfig, modelSchema } from '../src/config.js';
+import { upstreamModel } from './support/models.js';
+import { thrownProblem } from './support/problems.js';
 
 const request = (fields: Partial<MessagesRequest>): MessagesRequest => ({
   model: 'acme/m',
@@ -14,14 +14,6 @@ const request = (fields: Partial<MessagesRequest>): MessagesRequest => ({
   messages: [{ role: 'user', content: 'Hi' }],
   ...fields,
 });
-
-const model = (modalities: string[] = ['text']): ModelConfig =>
-  modelSchema.parse({
-    id: 'acme/m',
-    contextLength: 4096,
-    modalities,
-    backend: { type: 'upstream', replicas: ['http://x'] },
-  });
 
 describe('Anthropic request → OpenAI chat request', () => {
   const cases: [string, Partial<MessagesRequest>, Record<string, unknown>][] = [
@@ -230,6 +222,45 @@ describe('Anthropic request → OpenAI chat request', () => {
       { tool_choice: { type: 'function', function: { name: 'f' } }, chat_template_kwargs: { enable_thinking: false } },
     ],
     ['tool_choice none and auto pass through', { tool_choice: { type: 'none' } }, { tool_choice: 'none' }],
+    [
+      'every block a tool result may hold: tool_reference, search_result, document, browser_state as text',
+      {
+        messages: [
+          {
+            role: 'user',
+            content: [
+              {
+                type: 'tool_result',
+                tool_use_id: 't',
+                content: [
+                  { type: 'tool_reference', tool_name: 'weather' },
+                  {
+                    type: 'search_result',
+                    title: 'Docs',
+                    source: 'https://docs.example/a',
+                    content: [{ type: 'text', text: 'Use it.' }],
+                  },
+                  { type: 'document', title: 'Notes', source: { type: 'text', media_type: 'text/plain', data: 'n' } },
+                  { type: 'browser_state', tabs: [{ id: 1, active: true }] },
+                ],
+              },
+              { type: 'search_result', title: 'T', source: 's', content: [{ type: 'text', text: 'x' }] },
+            ],
+          },
+        ],
+      },
+      {
+        messages: [
+          {
+            role: 'tool',
+            tool_call_id: 't',
+            content:
+              'Tool weather is now available.\nDocs\nhttps://docs.example/a\nUse it.\nNotes\nn\nBrowser state: {"tabs":[{"id":1,"active":true}]}',
+          },
+          { role: 'user', content: 'T\ns\nx' },
+        ],
+      },
+    ],
   ];
   it.each(cases)('%s', (_title, fields, expected) => {
     expect(toChatRequest(request(fields))).toMatchObject(expected);
@@ -240,6 +271,39 @@ describe('Anthropic request → OpenAI chat request', () => {
     expect(chat).not.toHaveProperty('n');
     expect(chat).not.toHaveProperty('tools');
     expect(chat).not.toHaveProperty('stream');
+  });
+
+  describe('tool search: a deferred tool is sent upstream once a tool_reference names it', () => {
+    const tools = [
+      { name: 'ToolSearch', input_schema: { type: 'object' } },
+      { name: 'weather', input_schema: { type: 'object' }, defer_loading: true },
+      { name: 'stocks', input_schema: { type: 'object' }, defer_loading: true },
+    ];
+    const searched = (names: string[]): MessagesRequest['messages'] => [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 's1', name: 'ToolSearch', input: { query: 'weather' } }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 's1',
+            content: names.map((tool_name) => ({ type: 'tool_reference' as const, tool_name })),
+          },
+        ],
+      },
+    ];
+    const sent = (messages: MessagesRequest['messages']) =>
+      (toChatPrompt({ model: 'acme/m', messages, tools }).tools as { function: { name: string } }[]).map(
+        (tool) => tool.function.name,
+      );
+    it.each([
+      ['before any search: only the tools that are not deferred', [{ role: 'user', content: 'Hi' }], ['ToolSearch']],
+      ['after a search found one', searched(['weather']), ['ToolSearch', 'weather']],
+      ['after a search found both', searched(['stocks', 'weather']), ['ToolSearch', 'weather', 'stocks']],
+    ] as [string, MessagesRequest['messages'], string[]][])('%s', (_title, messages, names) => {
+      expect(sent(messages)).toEqual(names);
+    });
   });
 
   it('count_tokens translates only the prompt', () => {
@@ -327,16 +391,12 @@ describe('OpenAI completion → Anthropic message', () => {
 });
 
 describe('Messages validation', () => {
-  const context = (modalities?: string[]) => ({ model: model(modalities), allowedMediaHosts: new Set(['ok.example']) });
-  const refused = (fields: Partial<MessagesRequest>, modalities?: string[]) => {
-    try {
-      validateMessages(request(fields), context(modalities));
-    } catch (error) {
-      if (error instanceof HttpError) return { status: error.status, param: error.param, message: error.message };
-      throw error;
-    }
-    return undefined;
-  };
+  const context = (modalities?: string[]) => ({
+    model: upstreamModel(modalities),
+    allowedMediaHosts: new Set(['ok.example']),
+  });
+  const refused = (fields: Partial<MessagesRequest>, modalities?: string[]) =>
+    thrownProblem(() => validateMessages(request(fields), context(modalities)));
   const user = (...content: unknown[]) => ({ messages: [{ role: 'user', content }] }) as Partial<MessagesRequest>;
   const image = (source: unknown) => ({ type: 'image', source });
   const cases: [string, Partial<MessagesRequest>, string[] | undefined, string, RegExp][] = [
@@ -441,6 +501,53 @@ describe('Messages validation', () => {
       /does not accept image input/,
     ],
     [
+      'a tool_reference to a tool the request does not define',
+      user({ type: 'tool_result', tool_use_id: 't', content: [{ type: 'tool_reference', tool_name: 'nope' }] }),
+      undefined,
+      'messages.0.content.0.content.0.tool_name',
+      /'nope', which is not in `tools`/,
+    ],
+    [
+      'a search_result without a source',
+      user({ type: 'search_result', title: 't', content: [] }),
+      undefined,
+      'messages.0.content.0.source',
+      /required/,
+    ],
+    [
+      'a search_result holding an image',
+      user({
+        type: 'search_result',
+        title: 't',
+        source: 's',
+        content: [image({ type: 'base64', media_type: 'image/png', data: 'AA' })],
+      }),
+      ['image'],
+      'messages.0.content.0.content.0.type',
+      /not allowed/,
+    ],
+    [
+      'a tool_reference outside a tool result',
+      user({ type: 'tool_reference', tool_name: 'f' }),
+      undefined,
+      'messages.0.content.0.type',
+      /not allowed/,
+    ],
+    [
+      "Anthropic's server-side tool search",
+      { tools: [{ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' } as never] },
+      undefined,
+      'tools.0.type',
+      /client.*tool_reference/,
+    ],
+    [
+      'defer_loading that is not a boolean',
+      { tools: [{ name: 'f', input_schema: { type: 'object' }, defer_loading: 'yes' } as never] },
+      undefined,
+      'tools.0.defer_loading',
+      /boolean/,
+    ],
+    [
       'a document title that is not a string',
       user({ type: 'document', title: 7, source: { type: 'text', media_type: 'text/plain', data: 'x' } }),
       undefined,
@@ -479,10 +586,24 @@ describe('Messages validation', () => {
             },
             {
               role: 'user',
-              content: [{ type: 'tool_result', tool_use_id: 'i', content: [{ type: 'text', text: 'r' }] }],
+              content: [
+                {
+                  type: 'tool_result',
+                  tool_use_id: 'i',
+                  content: [
+                    { type: 'text', text: 'r' },
+                    { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA' } },
+                    { type: 'document', source: { type: 'text', media_type: 'text/plain', data: 'd' } },
+                    { type: 'search_result', title: 't', source: 's', content: [{ type: 'text', text: 'x' }] },
+                    { type: 'tool_reference', tool_name: 'n' },
+                    { type: 'browser_state', tabs: [] },
+                  ],
+                },
+                { type: 'search_result', title: 't', source: 's', content: [] },
+              ],
             },
           ],
-          tools: [{ name: 'n', input_schema: { type: 'object' } }],
+          tools: [{ name: 'n', input_schema: { type: 'object' }, defer_loading: true }],
         },
         ['image'],
       ),
@@ -518,7 +639,9 @@ describe('Anthropic errors and models', () => {
   });
 
   it('pages the model list with after_id and before_id', () => {
-    const models = ['a/1', 'a/2', 'a/3'].map((id) => toAnthropicModel({ ...model(), id, created: 1_735_689_600 }));
+    const models = ['a/1', 'a/2', 'a/3'].map((id) =>
+      toAnthropicModel({ ...upstreamModel(), id, created: 1_735_689_600 }),
+    );
     expect(models[0]).toEqual({
       type: 'model',
       id: 'a/1',

@@ -15,6 +15,7 @@ import { startGateway, TEST_KEY, type TestGateway } from './support/gateway.js';
 const MODEL = 'acme/m';
 const CHAT = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
 const MESSAGES = JSON.stringify({ model: MODEL, max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+const RESPONSES = JSON.stringify({ model: MODEL, input: 'hi' });
 
 interface RawAnswer {
   status: number;
@@ -72,6 +73,9 @@ describe('the /v1 bearer check follows the route, not the raw path', () => {
     ['POST', '//v1/embeddings', '{"model":"acme/m","input":"hi"}', openAiMissingKey],
     ['POST', '//v1/messages', MESSAGES, anthropicMissingKey],
     ['POST', '/%761/messages/count_tokens', MESSAGES, anthropicMissingKey],
+    ['POST', '//v1/responses', RESPONSES, openAiMissingKey],
+    ['GET', '/%761/responses/resp_1', undefined, openAiMissingKey],
+    ['DELETE', '//v1/responses/resp_1', undefined, openAiMissingKey],
   ])('%s %s without a key: 401 in the route’s error shape', async (method, path, body, shape) => {
     const answer = await send(gateway.base, method, path, body);
     expect(answer.status).toBe(401);
@@ -90,6 +94,7 @@ describe('the /v1 bearer check follows the route, not the raw path', () => {
     ['GET', '/%761/models', undefined],
     ['POST', '/%761/chat/completions', CHAT],
     ['POST', '//v1/messages', MESSAGES],
+    ['POST', '/%761/responses', RESPONSES],
   ])('%s %s with a valid key is served', async (method, path, body) => {
     const answer = await send(gateway.base, method, path, body, TEST_KEY);
     expect(answer.status).toBe(200);

@@ -1,7 +1,7 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, expect, it } from 'vitest';
-import { estimateChatPromptTokens, reservedOutputTokens, reservedPromptTokens } from '../src/tenancy/estimate.js';
-import type { ChatRequest } from '../src/wire/chat.js';
+import { estimateChatPromptTokens, reservedPromptTokens } from '../src/tenancy/estimate.js';
+import { type ChatRequest, requestedChoices, requestedOutputTokens } from '../src/wire/chat.js';
 import { METERED_CONTEXT, METERED_MODEL, type MeteredGateway, startMeteredGateway } from './support/metered-gateway.js';
 import { NO_USAGE, OVER_REPORT } from './support/metering-upstream.js';
 
@@ -14,7 +14,8 @@ const bigTool = { type: 'function', function: { name: 'lookup', description: fil
 const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
 const tokens = (count: number) => Array.from({ length: count }, (_, i) => i);
 
-type Outcome = 200 | 400 | 429;
+/** 'capped': served with the output cut to what the budget leaves, which it then spends to the last token. */
+type Outcome = 200 | 'capped' | 400 | 429;
 interface Shape {
   path: string;
   body: Record<string, unknown>;
@@ -37,18 +38,21 @@ const embeddings = (input: unknown, outcome: Outcome): Shape => ({
   outcome,
 });
 
-/** Every request shape against a key with a 300-token budget: refused, or served and charged within it. */
+/**
+ * Every request shape against a key with a 300-token budget: refused when not even its prompt and one output
+ * token fit, else served and charged within it (output cut to what is left).
+ */
 const SHAPES: Record<string, Shape> = {
   'chat: max_tokens within the budget': chat({ max_tokens: 20 }, 200),
-  'chat: max_tokens absent (the context length is reserved)': chat({}, 429),
-  'chat: max_completion_tokens over the budget': chat({ max_completion_tokens: 1000 }, 429),
+  'chat: max_tokens absent (capped at what the budget leaves)': chat({}, 'capped'),
+  'chat: max_completion_tokens over the budget': chat({ max_completion_tokens: 1000 }, 'capped'),
   'chat: max_completion_tokens wins over a small max_tokens': chat(
     { max_tokens: 10, max_completion_tokens: 1000 },
-    429,
+    'capped',
   ),
   'chat: n = 4 reserved four times': chat({ max_tokens: 20, n: 4 }, 200),
-  'chat: n = 128': chat({ max_tokens: 20, n: 128 }, 429),
-  'chat: n = 128 streamed': chat({ max_tokens: 20, n: 128, stream: true }, 429),
+  'chat: n = 128': chat({ max_tokens: 20, n: 128 }, 200),
+  'chat: n = 128 streamed': chat({ max_tokens: 20, n: 128, stream: true }, 200),
   'chat: best_of': chat({ max_tokens: 20, best_of: 8 }, 400),
   'chat: stream without stream_options': chat({ max_tokens: 20, stream: true }, 200),
   'chat: stream with include_usage off': chat(
@@ -99,7 +103,7 @@ const SHAPES: Record<string, Shape> = {
   ),
   'embeddings: an upstream that reports no usage': embeddings(NO_USAGE, 200),
   'messages: max_tokens within the budget': messages({}, 200),
-  'messages: max_tokens over the budget': messages({ max_tokens: 1000 }, 429),
+  'messages: max_tokens over the budget': messages({ max_tokens: 1000 }, 'capped'),
   'messages: streamed': messages({ stream: true }, 200),
   'messages: tools of 2 KB': messages(
     { tools: [{ name: 'lookup', description: filler, input_schema: { type: 'object' } }] },
@@ -131,7 +135,7 @@ function reservation(shape: Shape): number {
     shape.path === '/v1/messages' ? { ...body, max_completion_tokens: body.max_tokens ?? null } : body;
   return (
     reservedPromptTokens(estimateChatPromptTokens(request), METERED_CONTEXT) +
-    reservedOutputTokens(request, METERED_CONTEXT)
+    requestedChoices(request) * (requestedOutputTokens(request) ?? 0)
   );
 }
 
@@ -153,25 +157,28 @@ describeEachDialect('budgets against every request shape', ({ url }) => {
       const text = await response.text();
       const sent = JSON.stringify(shape.body);
       const chargedReservation = sent.includes(NO_USAGE) || sent.includes(OVER_REPORT);
+      const served = shape.outcome === 200 || shape.outcome === 'capped';
       const charged =
-        shape.outcome !== 200 || shape.path.endsWith('count_tokens')
+        !served || shape.path.endsWith('count_tokens')
           ? 0
           : chargedReservation
             ? reservation(shape)
             : gateway.upstream.reported.reduce((a, b) => a + b, 0);
       await expect.poll(() => gateway?.periodUsed(key.id), { timeout: 3_000 }).toBe(charged);
-      const streamed = shape.body.stream === true && shape.outcome === 200;
+      const streamed = shape.body.stream === true && served;
       outcomes[name] = {
         status: response.status,
         withinBudget: charged <= BUDGET,
+        spentToTheLastToken: charged === BUDGET,
         usageShownToClient: streamed ? text.includes('"usage"') : undefined,
       };
       expected[name] = {
-        status: shape.outcome,
+        status: served ? 200 : shape.outcome,
         withinBudget: true,
+        spentToTheLastToken: shape.outcome === 'capped',
         usageShownToClient: streamed ? shape.path === '/v1/messages' : undefined,
       };
-      if (shape.outcome !== 200) expect(gateway.upstream.reported, name).toEqual([]);
+      if (!served) expect(gateway.upstream.reported, name).toEqual([]);
     }
     expect(outcomes).toEqual(expected);
   });

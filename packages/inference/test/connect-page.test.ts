@@ -51,6 +51,23 @@ it('"Connect your client": the key\'s models with their allowances and settings 
     expect(page.text).toContain(`curl ${ui.base}/v1/chat/completions`);
     expect(page.text).toContain(`ANTHROPIC_BASE_URL=${ui.base}\n`);
     expect(page.text).toContain('CLAUDE_CODE_MAX_OUTPUT_TOKENS=16384');
+    // Claude Code takes a model it does not know for 200,000 tokens; it keeps its input below this minus 16,384.
+    expect(page.text).toContain('export CLAUDE_CODE_MAX_CONTEXT_TOKENS=262144');
+    expect(page.text).toContain('its input below this minus its output allowance: 245760 tokens');
+    expect(page.text).toContain('export ENABLE_TOOL_SEARCH=true');
+    const addresses = /<table data-testid="base-addresses">(.*?)<\/table>/s.exec(page.text)?.[1] ?? '';
+    expect(addresses).toMatch(new RegExp(`createAnthropic included.*<code>${ui.base}/v1</code>`));
+    expect(addresses).toMatch(new RegExp(`Claude Code \\(ANTHROPIC_BASE_URL\\).*<code>${ui.base}</code></td>`));
+    for (const line of [
+      `base_url = &quot;${ui.base}/v1&quot;\nenv_key = &quot;ATRIUM_API_KEY&quot;\nwire_api = &quot;responses&quot;`,
+      'model_context_window = 262144\nmodel_max_output_tokens = 16384\nmodel_auto_compact_token_limit = 245760',
+      `&quot;npm&quot;: &quot;@ai-sdk/openai-compatible&quot;`,
+      `&quot;limit&quot;: { &quot;context&quot;: 262144, &quot;output&quot;: 16384 }`,
+      `createOpenAICompatible({\n  name: &#39;atrium&#39;,\n  baseURL: &#39;${ui.base}/v1&#39;`,
+      `createAnthropic({ baseURL: &#39;${ui.base}/v1&#39;, apiKey })`,
+      `configuration: { baseURL: &#39;${ui.base}/v1&#39; }`,
+    ])
+      expect(page.text).toContain(line);
     expect((await client.get('/ui/')).text).toContain('href="/ui/connect"');
   } finally {
     await ui.close();

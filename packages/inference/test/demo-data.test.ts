@@ -35,7 +35,7 @@ describe('first-start demo data', () => {
     expect(first.banner).toContain('demo API key: sk-first-demo-key');
     expect(first.modelsStatus).toBe(200);
     const again = await start(dataDir, { demoKey: 'sk-second-demo-key' });
-    expect(again.banner).not.toContain('password');
+    expect(again.banner).not.toMatch(/password: /);
     expect(again.banner).toContain('demo API key: sk-…-key ');
     expect(again.banner).not.toContain('sk-second-demo-key');
     expect(again.modelsStatus).toBe(200);
@@ -49,6 +49,8 @@ describe('first-start demo data', () => {
     expect((await start(random, {})).banner).toMatch(/demo API key: sk-[0-9A-Za-z]{40} /);
     const skipped = await start(none, { demo: false, demoKey: 'sk-unused-demo-key' });
     expect(skipped.banner).not.toContain('demo');
+    expect(skipped.banner).toContain('web UI: http://127.0.0.1:8000/ui/');
+    expect(skipped.banner).toContain('no operator yet: atrium inference create-account --admin');
     expect(skipped.modelsStatus).toBe(401);
   });
 });

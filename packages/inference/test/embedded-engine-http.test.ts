@@ -54,6 +54,7 @@ describe('gateway over the embedded engine (generated test model, official opena
         'kv_transfer_params',
       ].sort(),
     );
+    expect(completion.system_fingerprint).toMatch(/^fp_[0-9a-f]{12}$/);
     const [choice] = completion.choices;
     expect(choice?.message).toEqual({
       role: 'assistant',

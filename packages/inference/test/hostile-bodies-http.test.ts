@@ -55,11 +55,13 @@ describeEachDialect('inference: no body from anyone stalls the gateway (H2)', ({
 
   it(`refuses a body nested past ${MAX_JSON_NESTING} levels before parsing, OpenAI and Anthropic shapes`, async () => {
     const base = await start();
-    const chat = await postBody(base, '/v1/chat/completions', tooDeep, key);
-    expect([chat.status, JSON.parse(chat.body)]).toEqual([
-      400,
-      { error: { message: tooDeepMessage, type: 'invalid_request_error', param: null, code: 'invalid_json' } },
-    ]);
+    for (const path of ['/v1/chat/completions', '/v1/responses']) {
+      const openAi = await postBody(base, path, tooDeep, key);
+      expect([openAi.status, JSON.parse(openAi.body)], path).toEqual([
+        400,
+        { error: { message: tooDeepMessage, type: 'invalid_request_error', param: null, code: 'invalid_json' } },
+      ]);
+    }
     const messages = await postBody(base, '/v1/messages', tooDeep, { 'x-api-key': TEST_KEY });
     expect([messages.status, JSON.parse(messages.body)]).toEqual([
       400,

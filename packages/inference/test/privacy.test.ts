@@ -37,6 +37,8 @@ describe('privacy invariant', () => {
     for await (const _chunk of stream) {
       // drain
     }
+    await client.responses.create({ model: TEST_MODEL_ID, instructions: `system ${marker}`, input: marker });
+    await client.responses.stream({ model: TEST_MODEL_ID, input: [{ role: 'user', content: marker }] }).finalResponse();
     await client.embeddings.create({ model: TEST_MODEL_ID, input: [`embed ${marker}`, marker] });
     await client.embeddings.create({ model: TEST_MODEL_ID, input: marker, encoding_format: 'float' });
     // Refused requests and upstream errors carry the prompt too.
@@ -46,6 +48,12 @@ describe('privacy invariant', () => {
       JSON.stringify({ model: TEST_MODEL_ID, messages, tools: [{ type: 'function' }] }),
     );
     expect(refused.status).toBe(400);
+    const stateful = await postJson(
+      base,
+      '/v1/responses',
+      JSON.stringify({ model: TEST_MODEL_ID, input: marker, previous_response_id: `resp_${marker}` }),
+    );
+    expect(stateful.status).toBe(400);
     const malformed = await postJson(base, '/v1/chat/completions', `{"model":"${marker}",`);
     expect(malformed.status).toBe(400);
     const unknownModel = await postJson(

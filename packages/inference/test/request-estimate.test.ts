@@ -1,14 +1,14 @@
 import type { HttpError } from '@atrium/core';
 import { describe, expect, it } from 'vitest';
 import { modelSchema } from '../src/config.js';
+import { wantedPerChoice } from '../src/tenancy/admission-rule.js';
 import {
   estimateChatPromptTokens,
   estimateEmbeddingTokens,
   PER_MEDIA_PART,
-  reservedOutputTokens,
   reservedPromptTokens,
 } from '../src/tenancy/estimate.js';
-import type { ChatRequest } from '../src/wire/chat.js';
+import { type ChatRequest, requestedChoices, requestedOutputTokens } from '../src/wire/chat.js';
 import { validateChatRequest } from '../src/wire/chat-validation.js';
 import { checkEmbeddingInputFits, checkPromptFits } from '../src/wire/input-size.js';
 import { checkJsonDepth, MAX_JSON_DEPTH } from '../src/wire/json-depth.js';
@@ -71,17 +71,19 @@ describe('prompt estimate: every field a chat template can render counts', () =>
   });
 });
 
-describe('output reservation: n choices of the output allowance', () => {
+describe('output asked: n choices of the output allowance', () => {
   it.each<[string, Partial<ChatRequest>, number]>([
     ['max_tokens', { max_tokens: 20 }, 20],
     ['max_completion_tokens wins', { max_tokens: 20, max_completion_tokens: 30 }, 30],
-    ['no limit: the context length', {}, 4096],
+    ['no limit: what the context leaves', {}, 4096 - BASE],
     ['n choices', { max_tokens: 20, n: 4 }, 80],
-    ['n choices without a limit', { n: 3 }, 3 * 4096],
+    ['n choices without a limit', { n: 3 }, 3 * (4096 - BASE)],
     ['n = null is one choice', { max_tokens: 20, n: null }, 20],
     ['a limit over the context', { max_tokens: 10_000 }, 4096],
   ])('%s', (_name, extra, expected) => {
-    expect(reservedOutputTokens(chat(extra), 4096)).toBe(expected);
+    const request = chat(extra);
+    const ask = { choices: requestedChoices(request), requested: requestedOutputTokens(request), contextLength: 4096 };
+    expect(ask.choices * wantedPerChoice(BASE, ask)).toBe(expected);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, expect, it } from 'vitest';
-import { estimateChatPromptTokens, reservedOutputTokens, reservedPromptTokens } from '../src/tenancy/estimate.js';
+import { estimateChatPromptTokens, reservedPromptTokens } from '../src/tenancy/estimate.js';
 import { MAX_BYTES_PER_TOKEN } from '../src/wire/input-size.js';
 import { MAX_JSON_DEPTH } from '../src/wire/json-depth.js';
 import { METERED_CONTEXT, METERED_MODEL, type MeteredGateway, startMeteredGateway } from './support/metered-gateway.js';
@@ -40,9 +40,7 @@ describeEachDialect('count_tokens and embeddings limits', ({ url }) => {
     gateway = await startMeteredGateway(url());
     // A key whose whole budget one request uses: the upstream reports no usage, so the reservation is charged.
     const spend = { model: METERED_MODEL, messages: [{ role: 'user', content: NO_USAGE }], max_tokens: 5 };
-    const budget =
-      reservedPromptTokens(estimateChatPromptTokens(spend), METERED_CONTEXT) +
-      reservedOutputTokens(spend, METERED_CONTEXT);
+    const budget = reservedPromptTokens(estimateChatPromptTokens(spend), METERED_CONTEXT) + spend.max_tokens;
     // Seeding hashes passwords: the three tenants are seeded together.
     const [spent, limited, slotted] = await Promise.all([
       gateway.newKey(budget),

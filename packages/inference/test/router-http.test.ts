@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import { captureLog } from '@atrium/core/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type FixedUpstream, recordedVllm, startFixedUpstream } from './support/fixed-upstream.js';
-import { apiError, startGateway, type TestGateway } from './support/gateway.js';
+import { apiError, postJson, startGateway, type TestGateway } from './support/gateway.js';
 
 const MODEL = 'acme/routed';
 const user = [{ role: 'user' as const, content: 'hi' }];
@@ -76,6 +77,52 @@ describe('upstream router through real HTTP', () => {
       break;
     }
     await upstreamClosed;
+  });
+
+  it('waiting for a connection is bounded: 503 with retry-after, counted in /metrics, logged once per episode', async () => {
+    let held = 0;
+    const server = await upstream((_request, _body, response: ServerResponse) => {
+      held++;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(
+        'data: {"id":"c","object":"chat.completion.chunk","model":"acme/routed","choices":[{"index":0,"delta":{"content":"a"}}]}\n\n',
+      );
+      // ...and holds its connection, like a long generation.
+    });
+    const log = captureLog('info');
+    const started = await startGateway(
+      {
+        models: [{ id: MODEL, contextLength: 4096, backend: { type: 'upstream', replicas: [server.origin] } }],
+        routing: { healthIntervalMs: 60_000, connectionsPerReplica: 2, connectionWaitMs: 300 },
+      },
+      log.logger,
+    );
+    cleanup.push(started.close);
+    const streams = [];
+    for (let i = 0; i < 2; i++) {
+      const stream = await started.client.chat.completions.create({ model: MODEL, messages: user, stream: true });
+      streams.push(stream);
+    }
+    expect(held).toBe(2);
+    const waiting = Array.from({ length: 3 }, () =>
+      postJson(started.base, '/v1/chat/completions', JSON.stringify({ model: MODEL, messages: user })),
+    );
+    const refused = await Promise.all(waiting);
+    for (const response of refused) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('2');
+      expect(((await response.json()) as { error: unknown }).error).toMatchObject({
+        type: 'server_error',
+        code: 'upstream_overloaded',
+      });
+    }
+    expect(held).toBe(2);
+    const metrics = await (await fetch(`${started.base}/metrics`)).text();
+    expect(metrics).toContain('atrium_inference_upstream_waiting 0');
+    expect(metrics).toContain('atrium_inference_upstream_waits_total 3');
+    expect(metrics).toContain('atrium_inference_upstream_wait_timeouts_total 3');
+    expect(log.text().match(/waiting for a connection to a model server/g)).toHaveLength(1);
+    for (const stream of streams) stream.controller.abort();
   });
 
   it('aborts the upstream request when the client leaves before the upstream answered', async () => {

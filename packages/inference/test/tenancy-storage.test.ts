@@ -1,3 +1,4 @@
+import { latestOutbox } from '@atrium/core';
 import { describeEachDialect } from '@atrium/core/testing';
 import type { Kysely } from 'kysely';
 import { expect, it } from 'vitest';
@@ -11,16 +12,9 @@ import { serviceRequests } from '../src/storage/service-requests.js';
 import { addUsage, usageOfKey, usageTotalsOfKeys } from '../src/storage/usage.js';
 import { createKey, revokeKey } from '../src/tenancy/keys.js';
 import { toMicro } from '../src/tenancy/pricing.js';
-import {
-  approveServiceRequest,
-  createResourceInPortal,
-  fileServiceRequest,
-  PORTAL_CATEGORY,
-  PORTAL_OFFERING,
-  rejectServiceRequest,
-  topUpCredits,
-} from '../src/tenancy/resources.js';
+import { createResourceInPortal, PORTAL_CATEGORY, PORTAL_OFFERING, topUpCredits } from '../src/tenancy/resources.js';
 import { hashSecret } from '../src/tenancy/secrets.js';
+import { approveServiceRequest, fileServiceRequest, rejectServiceRequest } from '../src/tenancy/service-desk.js';
 import { DAY, seedProject, seedTenant, T0, withDatabase } from './support/tenancy.js';
 
 const ASK_PI = /principal investigator \(PI\) or deputy/;
@@ -98,23 +92,48 @@ describeEachDialect('inference tenancy storage', ({ url }) => {
       expect(await allocationsOf(db, project.id)).toEqual([{ cluster: 'c1', node_hours: 992 }]);
 
       const second = await fileServiceRequest(db, pi, { ...input, nodeHours: 2 }, T0);
-      await rejectServiceRequest(db, operator, second.id, T0);
+      await rejectServiceRequest(db, operator, second.id, T0, 'smtp');
       expect((await serviceRequests(db, 'rejected')).map((r) => r.id)).toEqual([second.id]);
+      const mails = (await latestOutbox(db, 10)).map((m) => [m.recipient, m.subject, m.status]);
+      expect(mails).toEqual([
+        [pi.email, `[Atrium inference] Service-desk request #${second.id} rejected`, 'queued'],
+        [pi.email, `[Atrium inference] Service-desk request #${request.id} approved`, 'outbox'],
+      ]);
       await topUpCredits(db, operator, project.id, 5);
       expect((await resourceOfProject(db, project.id))?.credits_total).toBe(toMicro(105));
       await expect(topUpCredits(db, pi, project.id, 5)).rejects.toThrow(/operators/);
     }));
 
+  it('a request that could not be approved is refused when filed', () =>
+    withDb(async (db) => {
+      const { pi, project } = await seedProject(db, 'elsewhere');
+      const input = { projectId: project.id, service: 'Inference API', text: 'more', nodeHours: 600, cluster: 'c1' };
+      await expect(fileServiceRequest(db, pi, { ...input, cluster: 'c9' }, T0)).rejects.toThrow(
+        /no allocation on cluster 'c9'/,
+      );
+      await setAllocation(db, project.id, 'c2', 10);
+      await expect(fileServiceRequest(db, pi, { ...input, nodeHours: 5, cluster: 'c2' }, T0)).rejects.toThrow(
+        /no node-hour rate is set for cluster 'c2'/,
+      );
+      await fileServiceRequest(db, pi, input, T0);
+      await expect(fileServiceRequest(db, pi, input, T0)).rejects.toThrow(
+        /400 node hours left on cluster 'c1' besides 600 in open requests/,
+      );
+      await expect(fileServiceRequest(db, pi, { ...input, nodeHours: 1 }, T0 + 400 * DAY)).rejects.toThrow(
+        /no active grant/,
+      );
+    }));
+
   it('an approval that would overdraw the allocation changes nothing', () =>
     withDb(async (db) => {
       const { pi, operator, project } = await seedProject(db, 'elsewhere');
-      await setAllocation(db, project.id, 'c1', 3);
       const request = await fileServiceRequest(
         db,
         pi,
         { projectId: project.id, service: 'Inference API', text: 'more', nodeHours: 4, cluster: 'c1' },
         T0,
       );
+      await setAllocation(db, project.id, 'c1', 3); // lowered after filing
       await expect(approveServiceRequest(db, operator, request.id, T0)).rejects.toThrow(/node hours/);
       expect((await serviceRequests(db, 'open')).map((r) => r.id)).toEqual([request.id]);
       expect(await resourceOfProject(db, project.id)).toBeUndefined();

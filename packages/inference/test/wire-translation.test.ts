@@ -11,22 +11,23 @@ import { upstreamError, upstreamErrorMessage } from '../src/wire/upstream-errors
 import { toUpstreamChatBody, usageRequestOf } from '../src/wire/upstream-request.js';
 
 describe('toUpstreamChatBody', () => {
-  const base: ChatRequest = { model: 'pub/m', messages: [{ role: 'user', content: 'hi' }] };
+  const base: ChatRequest = { model: 'pub/m', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] };
+  /** The body with the client's own output limit. */
+  const toUpstream = (request: ChatRequest, model: string, raw?: string) =>
+    toUpstreamChatBody(request, model, raw, undefined);
 
   it('always asks for running usage on streams and drops stream_options otherwise', () => {
-    const streamed = JSON.parse(toUpstreamChatBody({ ...base, stream: true }, 'up'));
+    const streamed = JSON.parse(toUpstream({ ...base, stream: true }, 'up'));
     expect(streamed).toMatchObject({
       model: 'up',
       stream_options: { include_usage: true, continuous_usage_stats: true },
     });
-    expect(JSON.parse(toUpstreamChatBody({ ...base, stream_options: null }, 'up'))).not.toHaveProperty(
-      'stream_options',
-    );
+    expect(JSON.parse(toUpstream({ ...base, stream_options: null }, 'up'))).not.toHaveProperty('stream_options');
   });
 
   it('drops empty tool lists, internal vLLM fields, and renames reasoning_content', () => {
     const body = JSON.parse(
-      toUpstreamChatBody(
+      toUpstream(
         {
           ...base,
           tools: [],
@@ -39,16 +40,40 @@ describe('toUpstreamChatBody', () => {
         'up',
       ),
     );
-    expect(body).toEqual({ model: 'up', top_k: 5, messages: [{ role: 'assistant', content: 'a', reasoning: 'r' }] });
+    expect(body).toEqual({
+      model: 'up',
+      max_tokens: 16,
+      top_k: 5,
+      messages: [{ role: 'assistant', content: 'a', reasoning: 'r' }],
+    });
   });
 
   it("forwards the client's JSON text when nothing needs changing, adding only a stream's usage request", () => {
-    const raw = ' {"model": "up", "messages": [{"role": "user", "content": "h\\u00e9"}]}';
-    expect(toUpstreamChatBody(JSON.parse(raw), 'up', raw)).toBe(raw);
-    const streamRaw = '{"model":"up","stream":true,"messages":[{"role":"user","content":"hi"}]}';
-    expect(toUpstreamChatBody(JSON.parse(streamRaw), 'up', streamRaw)).toBe(
-      '{"stream_options":{"include_usage":true,"continuous_usage_stats":true},"model":"up","stream":true,"messages":[{"role":"user","content":"hi"}]}',
+    const raw = ' {"model": "up", "max_tokens": 16, "messages": [{"role": "user", "content": "h\\u00e9"}]}';
+    expect(toUpstream(JSON.parse(raw), 'up', raw)).toBe(raw);
+    const streamRaw = '{"model":"up","max_tokens":16,"stream":true,"messages":[{"role":"user","content":"hi"}]}';
+    expect(toUpstream(JSON.parse(streamRaw), 'up', streamRaw)).toBe(
+      '{"stream_options":{"include_usage":true,"continuous_usage_stats":true},"model":"up","max_tokens":16,"stream":true,"messages":[{"role":"user","content":"hi"}]}',
     );
+  });
+
+  it('tells the upstream the output cap admission granted, in the field the client used', () => {
+    const raw = '{"model":"up","messages":[{"role":"user","content":"hi"}]}';
+    const request = JSON.parse(raw) as ChatRequest;
+    expect(toUpstreamChatBody(request, 'up', raw, 100)).toBe(`{"max_tokens":100,${raw.slice(1)}`);
+    const cap = (extra: Partial<ChatRequest>) => {
+      const body = JSON.parse(toUpstreamChatBody({ ...request, ...extra }, 'up', raw, 100));
+      return { max_tokens: body.max_tokens, max_completion_tokens: body.max_completion_tokens };
+    };
+    expect(cap({ max_tokens: 500 })).toEqual({ max_tokens: 100 });
+    expect(cap({ max_completion_tokens: 500 })).toEqual({ max_completion_tokens: 100 });
+    expect(cap({ max_tokens: 500, max_completion_tokens: 500 })).toEqual({
+      max_tokens: 100,
+      max_completion_tokens: 100,
+    });
+    // A null limit in the client's JSON would override a member added in front of it: the body is rebuilt.
+    const nullRaw = '{"model":"up","max_tokens":null,"messages":[]}';
+    expect(JSON.parse(toUpstreamChatBody(JSON.parse(nullRaw), 'up', nullRaw, 100)).max_tokens).toBe(100);
   });
 
   it.each<[string, Partial<ChatRequest>]>([
@@ -61,13 +86,15 @@ describe('toUpstreamChatBody', () => {
   ])('rebuilds the body for %s', (_name, extra) => {
     const request = { ...base, model: 'up', ...extra };
     const raw = JSON.stringify(request);
-    expect(toUpstreamChatBody(request, 'up', raw)).toBe(toUpstreamChatBody(request, 'up'));
-    expect(toUpstreamChatBody(request, 'up', raw)).not.toBe(raw);
+    expect(toUpstream(request, 'up', raw)).toBe(toUpstream(request, 'up'));
+    expect(toUpstream(request, 'up', raw)).not.toBe(raw);
   });
 
   it('rebuilds a body that starts with a byte order mark', () => {
-    const raw = '\ufeff{"model":"up","messages":[]}';
-    expect(toUpstreamChatBody({ model: 'up', messages: [] }, 'up', raw)).toBe('{"model":"up","messages":[]}');
+    const raw = '\ufeff{"model":"up","max_tokens":16,"messages":[]}';
+    expect(toUpstream({ model: 'up', max_tokens: 16, messages: [] }, 'up', raw)).toBe(
+      '{"model":"up","max_tokens":16,"messages":[]}',
+    );
   });
 
   it.each([

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { ProvenanceConfig } from './config.js';
 import { apiPlugin } from './http/api-plugin.js';
+import { browseRoutes } from './http/browse-routes.js';
 import { formatProvenanceError } from './http/errors.js';
 import { replyConventions } from './http/reply-conventions.js';
 import { type OpenedSource, openSource } from './open-source.js';
@@ -79,5 +80,6 @@ export async function buildProvenanceApp(config: ProvenanceConfig, context: Serv
   const [first] = sources;
   if (first) await app.register(apiPlugin(first, options));
   for (const source of sources) await app.register(apiPlugin(source, options), { prefix: `/${source.name}` });
+  await app.register(browseRoutes(sources, config.queryTimeoutMs));
   return app;
 }

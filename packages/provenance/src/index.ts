@@ -6,6 +6,7 @@ import { API_PREFIX } from './http/server-routes.js';
 export { buildProvenanceApp } from './app.js';
 export { type MadeArchive, makeArchive } from './archive/make-archive.js';
 export { type OpenedArchive, openArchive } from './archive/open-archive.js';
+export { SHAPES, type Shape } from './archive/shaped-graph.js';
 export { SYNTHETIC_GRAPH_VERSION } from './archive/synthetic-graph.js';
 export { BUNDLED_ARCHIVE, type ProvenanceConfig, provenanceConfigSchema } from './config.js';
 export { API_PREFIX, API_VERSION } from './http/server-routes.js';

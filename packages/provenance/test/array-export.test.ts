@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { npy } from '../src/archive/npy-writer.js';
 import { arrayDataJson, exportHeader } from '../src/wire/array-export.js';
 import { parseNpy } from '../src/wire/npy.js';
-import { npy } from './support/npy.js';
 
 describe('.npy reading and the ArrayData JSON export', () => {
   it('parses shapes and dtypes, turning NaN and infinities into null', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { npy } from '../src/archive/npy-writer.js';
 import {
   type BandsInput,
   bandsAgrBatch,
@@ -12,7 +13,6 @@ import { dumpYaml } from '../src/wire/pyyaml.js';
 /** Outputs of AiiDA's exporters and of PyYAML, computed with NumPy 2.4 / PyYAML 6 for these inputs. */
 import REFERENCE from './fixtures/python-reference.json' with { type: 'json' };
 import { BANDS } from './support/bands-archive.js';
-import { npy } from './support/npy.js';
 
 const input = (name: 'A' | 'B'): BandsInput => {
   const b = BANDS[name];

@@ -38,6 +38,16 @@ describe('atrium provenance (the built CLI)', () => {
     expect(report.counts.nodes).toBeGreaterThanOrEqual(200);
   });
 
+  it('make-archive --shapes writes the chosen shapes, each --count times', async () => {
+    const made = await run(['make-archive', '--shapes', 'structures,bands', '--count', '3', '--out', 'shapes.aiida']);
+    expect(made.code, made.stderr).toBe(0);
+    const inspected = await run(['inspect', 'shapes.aiida', '--data-dir', dir]);
+    expect(JSON.parse(inspected.stdout).counts.nodes).toBe(6);
+    expect((await run(['make-archive', '--shapes', 'structures,spaceships'])).stderr).toContain(
+      'make-archive --shapes takes a comma-separated subset of: workflows, calcjobs',
+    );
+  });
+
   it('serve answers on /api/v4 (the first source), on each /<name>/api/v4 and with ?profile= until SIGTERM', async () => {
     const child = spawn(
       process.execPath,

@@ -28,13 +28,14 @@ describe('the provenance log never holds query strings or bodies (M2)', () => {
     ['a full_type the reference refuses with 500', () => getJson(`${base}/api/v4/nodes/?full_type="QS-SENTINEL-7731"`)],
     [
       'a QueryBuilder projection the reference refuses with 500',
-      () => postQuery(base, { path: [{ entity_type: 'node.', tag: 'n' }], project: { n: ['BODY-SENTINEL-8842'] } }),
+      () =>
+        postQuery(base, { path: [{ entity_type: 'node.Node.', tag: 'n' }], project: { n: ['BODY-SENTINEL-8842'] } }),
     ],
     [
       'an unsupported QueryBuilder operator',
       () =>
         postQuery(base, {
-          path: [{ tag: 'n' }],
+          path: [{ entity_type: '', tag: 'n' }],
           project: { n: ['id'] },
           filters: { n: { id: { 'OP-SENTINEL-5512': 1 } } },
         }),

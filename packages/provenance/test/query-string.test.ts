@@ -36,9 +36,9 @@ describe('parseQueryString', () => {
     [
       'x=1.5e3&y=-2&z=.5',
       [
-        { key: 'x', operator: '=', value: 1500 },
+        { key: 'x', operator: '=', value: { kind: 'float', value: 1500 } },
         { key: 'y', operator: '=', value: -2 },
-        { key: 'z', operator: '=', value: 0.5 },
+        { key: 'z', operator: '=', value: { kind: 'float', value: 0.5 } },
       ],
     ],
     ['download=False', [{ key: 'download', operator: '=', value: 'False' }]],

@@ -45,7 +45,7 @@ describe('parseQueryBuilder', () => {
     [{ path: [node('', 'n')] }, "'project'"],
     [{ path: [node('', 'a'), node('', 'b', ['with_parent', 'a'])], project: {} }, "joining keyword 'with_parent'"],
     [
-      { path: [{ orm_base: 'group', tag: 'g' }, node('', 'b', ['with_ancestors', 'g'])], project: {} },
+      { path: [{ entity_type: 'group.core', tag: 'g' }, node('', 'b', ['with_ancestors', 'g'])], project: {} },
       'with_ancestors of a group',
     ],
     [{ path: [node('', 'n')], project: { n: ['nope'] } }, 'nope is not a column of node'],

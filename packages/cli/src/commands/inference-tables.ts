@@ -1,3 +1,5 @@
+import { lastDayBefore } from '@atrium/inference';
+
 type Row = Record<string, unknown>;
 
 const day = (ms: unknown) => (typeof ms === 'number' ? new Date(ms).toISOString().slice(0, 10) : '-');
@@ -14,15 +16,17 @@ const COLUMNS: Record<string, [string, (row: Row) => string][]> = {
     ['PERIOD', (k) => text(k.reset_period)],
     ['USED', (k) => text(k.period_used)],
     ['MODELS', (k) => (Array.isArray(k.allowed_models) ? k.allowed_models.join(',') : 'all')],
-    ['CREATED', (k) => day(k.created)],
-    ['STATE', (k) => (k.revoked === null ? 'active' : `revoked ${day(k.revoked)}`)],
+    ['LIMITS', (k) => [k.requests_per_minute, k.tokens_per_minute].map(text).join('/')],
+    ['EXPIRES', (k) => (typeof k.expires === 'number' ? lastDayBefore(k.expires) : '-')],
+    ['CREATED', (k) => `${day(k.created)} ${text(k.created_by ?? 'operator')}`],
+    ['STATE', (k) => (k.revoked === null ? text(k.state) : `revoked ${day(k.revoked)}`)],
     ['ID', (k) => text(k.id)],
   ],
   'list-projects': [
     ['NAME', (p) => text(p.name)],
     ['ORGANISATION', (p) => text(p.organisation)],
     ['MEMBERS', (p) => text(p.members)],
-    ['GRANT ENDS', (p) => day(p.grant_ends)],
+    ['LAST GRANT DAY', (p) => (typeof p.grant_ends === 'number' ? lastDayBefore(p.grant_ends) : '-')],
     ['RESOURCE', (p) => (p.resource_id === null ? 'none' : 'yes')],
   ],
   'list-resources': [
@@ -56,6 +60,7 @@ const COLUMNS: Record<string, [string, (row: Row) => string][]> = {
 /** A listing as an aligned text table; undefined for other commands. */
 export function humanTable(command: string, result: unknown): string | undefined {
   if (command === 'revoke-key') return `revoked key '${(result as Row).alias}'\n`;
+  if (command === 'edit-key') return `changed key '${(result as Row).alias}'\n`;
   const columns = COLUMNS[command];
   if (!columns || !Array.isArray(result)) return undefined;
   if (result.length === 0) return '(none)\n';

@@ -20,11 +20,13 @@ export function modelChangeAnnouncement(change: CatalogueChange, now: number): M
     change.removed.length > 0 ? `${change.removed.join(', ')} removed` : '',
     change.changed.length > 0 ? `${change.changed.join(', ')} changed` : '',
   ].filter(Boolean);
-  const title = `Model change: ${parts.join('; ')}`;
+  // Emails, the status page and its feed put the kind ("Model change") before the title themselves.
+  const title = parts.join('; ');
+  const them = (models: readonly string[]) => (models.length === 1 ? 'it' : 'them');
   const body = [
-    change.added.length > 0 ? `New: ${change.added.join(', ')}. GET /v1/models lists them.` : '',
+    change.added.length > 0 ? `New: ${change.added.join(', ')}. GET /v1/models lists ${them(change.added)}.` : '',
     change.removed.length > 0
-      ? `No longer served: ${change.removed.join(', ')}. Requests naming them are refused (404 model_not_found); choose another model from GET /v1/models.`
+      ? `No longer served: ${change.removed.join(', ')}. Requests naming ${them(change.removed)} are refused (404 model_not_found); choose another model from GET /v1/models.`
       : '',
     change.changed.length > 0 ? `Changed settings: ${change.changed.join(', ')}.` : '',
   ]

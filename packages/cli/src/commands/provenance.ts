@@ -2,13 +2,21 @@ import type { AddressInfo } from 'node:net';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { closeGracefully, createLogger, loadConfig, onShutdownSignal } from '@atrium/core';
-import { API_PREFIX, BUNDLED_ARCHIVE, buildProvenanceApp, inspectSource, makeArchive } from '@atrium/provenance';
+import {
+  API_PREFIX,
+  BUNDLED_ARCHIVE,
+  buildProvenanceApp,
+  inspectSource,
+  makeArchive,
+  SHAPES,
+  type Shape,
+} from '@atrium/provenance';
 import { atriumConfigSchema } from '../config.js';
 import { HelpRequest, UsageError, wantsHelp } from '../usage.js';
 import { configFile } from './serve.js';
 
 const USAGE =
-  'expected serve [<archive-or-url>...] [--config FILE] [--port N] [--host H] [--data-dir DIR] [--log-level L], inspect <archive-or-url>, or make-archive --nodes N [--out FILE] [--seed S]';
+  'expected serve [<archive-or-url>...] [--config FILE] [--port N] [--host H] [--data-dir DIR] [--log-level L], inspect <archive-or-url>, or make-archive (--nodes N | --shapes a,b [--count N]) [--out FILE] [--seed S]';
 
 /** `name=location` or a bare location (named after the archive file, or `db<i>` for a URL). */
 function sourceOf(arg: string, index: number) {
@@ -88,15 +96,41 @@ async function inspect(args: string[]): Promise<void> {
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 }
 
+/** `--shapes a,b --count N` (each shape N times) or `--nodes N` (the campaign graph of the benchmarks). */
+function archiveSize(values: { nodes?: string; shapes?: string; count?: string }) {
+  if (values.shapes !== undefined) {
+    const shapes = values.shapes.split(',').filter(Boolean);
+    const unknown = shapes.filter((s) => !(SHAPES as readonly string[]).includes(s));
+    if (shapes.length === 0 || unknown.length > 0) {
+      throw new UsageError(`make-archive --shapes takes a comma-separated subset of: ${SHAPES.join(', ')}`);
+    }
+    const count = Number(values.count ?? 1);
+    if (!Number.isInteger(count) || count < 1) throw new UsageError('make-archive --count N needs a positive integer');
+    return { shapes: shapes as Shape[], count };
+  }
+  const nodes = Number(values.nodes);
+  if (!Number.isInteger(nodes) || nodes < 1) {
+    throw new UsageError('make-archive needs --nodes N (a positive integer) or --shapes a,b[,…] [--count N]');
+  }
+  return { nodes };
+}
+
 async function make(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { nodes: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } },
+    options: {
+      nodes: { type: 'string' },
+      shapes: { type: 'string' },
+      count: { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string' },
+    },
   });
-  const nodes = Number(values.nodes);
-  if (!Number.isInteger(nodes) || nodes < 1) throw new UsageError('make-archive needs --nodes N (a positive integer)');
-  const out = resolve(values.out ?? `synthetic-${nodes}.aiida`);
-  const made = await makeArchive(out, nodes, values.seed ? Number(values.seed) : undefined);
+  const size = archiveSize(values);
+  const out = resolve(
+    values.out ?? ('nodes' in size ? `synthetic-${size.nodes}.aiida` : `shapes-${size.shapes.join('-')}.aiida`),
+  );
+  const made = await makeArchive(out, size, values.seed ? Number(values.seed) : undefined);
   process.stdout.write(
     `wrote ${made.path}: ${made.nodes} nodes, ${made.links} links, ${made.objects} repository objects\n`,
   );

@@ -69,6 +69,8 @@ export interface HttpAppOptions {
    * `http.bodyLimit`; every other route takes at most `SMALL_BODY_LIMIT`.
    */
   largeBodyRoutes?: RegExp;
+  /** The service's own series, in Prometheus text format, appended to `/metrics`. */
+  metrics?: () => string;
 }
 
 /**
@@ -101,7 +103,8 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
       // Node enforces both timeouts on this tick (default 30 s, which would stretch them by up to that much).
       connectionsCheckingInterval: Math.min(1000, http.headersTimeoutMs, http.requestTimeoutMs),
     },
-    ...(http.tls && { serverFactory: tlsServerFactory(http.tls, http, options.logger) }),
+    // `https` only tells Fastify the factory's server speaks TLS (its "listening at https://…" log line).
+    ...(http.tls && { serverFactory: tlsServerFactory(http.tls, http, options.logger), https: {} }),
     ...(http.trustedProxies.length > 0 && { trustProxy: http.trustedProxies }),
     rewriteUrl: (req) => canonicalUrl(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 500 },
@@ -133,8 +136,11 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
   });
 
   const metrics = new HttpMetrics(options.service);
+  // Under TLS, browsers are told to use HTTPS only for this host from now on (a year).
+  const hsts = http.tls ? 'max-age=31536000' : undefined;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (hsts) reply.header('strict-transport-security', hsts);
     done();
   });
   capPerClient(app, {
@@ -181,7 +187,7 @@ export async function createHttpApp(options: HttpAppOptions): Promise<FastifyIns
     reply.type('application/json').send(health);
   });
   app.get('/metrics', (_request, reply) => {
-    reply.type('text/plain; version=0.0.4').send(metrics.render());
+    reply.type('text/plain; version=0.0.4').send(metrics.render() + (options.metrics?.() ?? ''));
   });
   return app;
 }

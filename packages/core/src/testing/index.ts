@@ -1,4 +1,5 @@
 export { chromiumAvailable, launchChromium } from './chromium.js';
+export { type ContrastProblem, measureContrast } from './contrast.js';
 export {
   type CrossOriginPage,
   fetchFromPage,

@@ -7,7 +7,7 @@ export const ATRIUM_STYLE = `
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}
 a{color:#1a4fb5}a:hover{color:#0d3380}
 header{background:#1d2330;color:#fff;padding:.6rem 1.5rem;display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center}
-header a,header button{color:#fff}header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}
+header a,header button{color:#fff}header button{background:transparent;border-color:#c5ccd6}header .muted{color:#c5ccd6}header nav{display:flex;flex-wrap:wrap;gap:.25rem 1rem;align-items:center}
 header .grow{flex:1}
 main{max-width:60rem;margin:1.5rem auto;padding:0 1rem}main.wide{max-width:90rem}
 section{background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:1rem 1.25rem;margin-bottom:1rem;overflow-x:auto}

@@ -1,3 +1,4 @@
+import { ChatStreamTranslator } from '../wire/sse-events.js';
 import { anthropicErrorEvent } from './errors.js';
 import { type AnthropicUsage, newMessageId, stopReasonOf, THINKING_SIGNATURE } from './from-openai.js';
 
@@ -44,8 +45,6 @@ function integerAfter(text: string, key: string): number {
   return value;
 }
 
-const UPSTREAM_BROKE = 'the model server stopped responding mid-stream';
-
 const blockDelta = (index: number, delta: string) =>
   `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":${delta}}\n\n`;
 
@@ -68,10 +67,8 @@ export interface AnthropicStreamOptions {
  * reopened: a tool call that starts while another is open has its arguments buffered and is sent whole after.
  * An upstream error, or an upstream that ends without `[DONE]`, becomes an `error` event.
  */
-export class AnthropicStream {
-  private pending = '';
+export class AnthropicStream extends ChatStreamTranslator {
   private started = false;
-  private done = false;
   private blocks = 0;
   private open: 'text' | 'thinking' | 'tool' | undefined;
   private openTool: ToolCall | undefined;
@@ -86,7 +83,9 @@ export class AnthropicStream {
   /** Anthropic's keep-alive event, which its SDKs skip. */
   readonly keepalive = 'event: ping\ndata: {"type": "ping"}\n\n';
 
-  constructor(private readonly options: AnthropicStreamOptions) {}
+  constructor(private readonly options: AnthropicStreamOptions) {
+    super();
+  }
 
   /** Whether the upstream has reported usage yet. */
   get usageReported(): boolean {
@@ -103,56 +102,13 @@ export class AnthropicStream {
     };
   }
 
-  /** Feeds decoded upstream text; returns the Anthropic events to write ('' when nothing is complete yet). */
-  push(text: string): string {
-    this.pending += text;
-    let out = '';
-    let start = 0;
-    for (let end = this.pending.indexOf('\n\n'); end !== -1; end = this.pending.indexOf('\n\n', start)) {
-      out += this.event(this.pending.slice(start, end));
-      start = end + 2;
-    }
-    if (start > 0) this.pending = this.pending.slice(start);
-    return out;
-  }
-
-  /** What to write when the upstream body has ended: an unterminated last event, or an error if `[DONE]` never came. */
-  get incomplete(): string {
-    let out = this.pending.trim() === '' ? '' : this.event(this.pending);
-    this.pending = '';
-    if (!this.done) out += this.fail(UPSTREAM_BROKE);
-    return out;
-  }
-
-  /** What to write when the upstream connection breaks. */
-  get broken(): string {
-    return this.done ? '' : this.fail(UPSTREAM_BROKE);
-  }
-
-  private fail(message: string): string {
+  protected fail(message: string): string {
     this.done = true;
     return anthropicErrorEvent('api_error', message);
   }
 
-  private event(raw: string): string {
-    if (this.done) return '';
-    const at = raw.startsWith('data:') ? 0 : raw.indexOf('\ndata:') + 1;
-    if (at === 0 && !raw.startsWith('data:')) return '';
-    const data = raw.slice(at + 5).trim();
-    if (data === '[DONE]') return this.finish();
-    if (this.started) {
-      const text = this.textOnlyChunk(data);
-      if (text !== undefined) return text;
-    }
-    let chunk: unknown;
-    try {
-      chunk = JSON.parse(data);
-    } catch {
-      return '';
-    }
-    if (!isObject(chunk)) return '';
-    if (chunk.error !== undefined) return this.fail('the model server failed while generating');
-    return this.chunk(chunk);
+  protected override unparsed(data: string): string | undefined {
+    return this.started ? this.textOnlyChunk(data) : undefined;
   }
 
   private messageStart(): string {
@@ -201,7 +157,7 @@ export class AnthropicStream {
     return `${start}${blockDelta(this.blocks - 1, `{"type":"text_delta","text":${data.slice(literalStart, literalEnd)}}`)}`;
   }
 
-  private chunk(chunk: Json): string {
+  protected chunk(chunk: Json): string {
     if (isObject(chunk.usage)) this.takeUsage(chunk.usage);
     let out = this.started ? '' : this.messageStart();
     const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
@@ -277,7 +233,7 @@ export class AnthropicStream {
     return out;
   }
 
-  private finish(): string {
+  protected finish(): string {
     let out = this.started ? '' : this.messageStart();
     for (const tool of this.tools.values()) {
       if (tool.sent) continue;

@@ -6,9 +6,11 @@ import type {
   ImageBlock,
   MessageParam,
   MessagesRequest,
+  SearchResultBlock,
   TextBlock,
   ToolChoice,
   ToolResultBlock,
+  ToolResultContent,
 } from './wire.js';
 
 /** Claude Code's per-request billing hash; dropped so it does not defeat prefix caching upstream. */
@@ -57,12 +59,44 @@ function systemText(request: CountTokensRequest): string {
   return segments.join('\n\n');
 }
 
+/** A search result as text: its title and source, then its text blocks. */
+const searchResultText = (block: SearchResultBlock): string =>
+  [block.title, block.source, ...block.content.map((part) => part.text)].join('\n');
+
+/**
+ * The text a tool result's block reads as, or its image parts. A `tool_reference` becomes a line naming the
+ * tool, whose definition `toChatPrompt` then sends upstream (see `deferredToolsInUse`).
+ */
+function toolResultParts(block: ToolResultContent): ContentPart[] {
+  switch (block.type) {
+    case 'text':
+      return [{ type: 'text', text: block.text }];
+    case 'image':
+      return [imagePart(block)];
+    case 'document':
+      return documentParts(block);
+    case 'search_result':
+      return [{ type: 'text', text: searchResultText(block) }];
+    case 'tool_reference':
+      return [{ type: 'text', text: `Tool ${block.tool_name} is now available.` }];
+    case 'browser_state':
+      return [
+        {
+          type: 'text',
+          text: `Browser state: ${JSON.stringify({ tabs: block.tabs, state_changes: block.state_changes })}`,
+        },
+      ];
+  }
+}
+
+/** A tool result: its text as a `tool` message; its images, which chat tool messages cannot hold, in a user message after it. */
 function toolResultMessages(block: ToolResultBlock): ChatMessage[] {
   const texts: string[] = [];
   const images: ContentPart[] = [];
   if (typeof block.content === 'string') texts.push(block.content);
   else
-    for (const part of block.content ?? []) part.type === 'text' ? texts.push(part.text) : images.push(imagePart(part));
+    for (const part of (block.content ?? []).flatMap(toolResultParts))
+      part.type === 'text' ? texts.push(part.text as string) : images.push(part);
   const text = texts.join('\n');
   const tool: ChatMessage = {
     role: 'tool',
@@ -82,6 +116,7 @@ function userMessages(content: string | ContentBlock[]): ChatMessage[] {
     else if (block.type === 'text') parts.push({ type: 'text', text: block.text });
     else if (block.type === 'image') parts.push(imagePart(block));
     else if (block.type === 'document') parts.push(...documentParts(block));
+    else if (block.type === 'search_result') parts.push({ type: 'text', text: searchResultText(block) });
   }
   if (parts.length > 0) out.push({ role: 'user', content: contentOf(parts) });
   return out;
@@ -121,6 +156,19 @@ function chatMessages(request: CountTokensRequest): ChatMessage[] {
   return messages;
 }
 
+/** The tools a `tool_reference` in some tool result has named: the deferred tools the model may call now. */
+function deferredToolsInUse(messages: readonly MessageParam[]): Set<string> {
+  const names = new Set<string>();
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    for (const block of message.content) {
+      if (block.type !== 'tool_result' || !Array.isArray(block.content)) continue;
+      for (const part of block.content) if (part.type === 'tool_reference') names.add(part.tool_name);
+    }
+  }
+  return names;
+}
+
 function toolChoiceOf(choice: ToolChoice): unknown {
   switch (choice.type) {
     case 'any':
@@ -132,11 +180,16 @@ function toolChoiceOf(choice: ToolChoice): unknown {
   }
 }
 
-/** The prompt part of the translation, shared by `/v1/messages` and `count_tokens`. */
+/**
+ * The prompt part of the translation, shared by `/v1/messages` and `count_tokens`. Tool search: a tool with
+ * `defer_loading` is sent upstream only once a `tool_reference` has named it, as Anthropic loads it.
+ */
 export function toChatPrompt(request: CountTokensRequest): ChatRequest {
   const chat: ChatRequest = { model: request.model, messages: chatMessages(request) };
-  if (request.tools && request.tools.length > 0) {
-    chat.tools = request.tools.map((tool) => ({
+  const loaded = deferredToolsInUse(request.messages);
+  const tools = (request.tools ?? []).filter((tool) => tool.defer_loading !== true || loaded.has(tool.name));
+  if (tools.length > 0) {
+    chat.tools = tools.map((tool) => ({
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.input_schema },
     }));

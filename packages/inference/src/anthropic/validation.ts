@@ -6,16 +6,24 @@ import type { CountTokensRequest, ImageSource } from './wire.js';
 /** Anthropic's own limit on one image (decoded bytes). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const IMAGE_MEDIA_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
-const USER_BLOCKS = new Set(['text', 'image', 'document', 'tool_result']);
+const USER_BLOCKS = new Set(['text', 'image', 'document', 'search_result', 'tool_result']);
 const ASSISTANT_BLOCKS = new Set(['text', 'tool_use', 'thinking', 'redacted_thinking']);
-const TOOL_RESULT_BLOCKS = new Set(['text', 'image']);
-const DOCUMENT_CONTENT_BLOCKS = TOOL_RESULT_BLOCKS;
+const TOOL_RESULT_BLOCKS = new Set(['text', 'image', 'document', 'search_result', 'tool_reference', 'browser_state']);
+const DOCUMENT_CONTENT_BLOCKS = new Set(['text', 'image']);
+const SEARCH_RESULT_BLOCKS = new Set(['text']);
 const SYSTEM_BLOCKS = new Set(['text']);
+/** Anthropic's server-side tool search; the gateway serves the client-side kind (a tool whose results hold `tool_reference`s). */
+const SERVER_TOOL_SEARCH = /^tool_search_tool_(regex|bm25)/;
 const AUDIO_OR_VIDEO = /audio|video/i;
 
 export interface ValidationContext {
   model: ModelConfig;
   allowedMediaHosts: ReadonlySet<string>;
+}
+
+/** What checking a request's blocks needs besides the context: the tools a `tool_reference` may name. */
+interface Checking extends ValidationContext {
+  toolNames: ReadonlySet<string>;
 }
 
 type Block = Record<string, unknown> & { type: string };
@@ -54,7 +62,7 @@ function checkImage(block: Block, param: string, context: ValidationContext) {
 }
 
 /** Documents given as text are read as text; PDFs, URLs and files would need a reader the model servers lack. */
-function checkDocument(block: Block, param: string, context: ValidationContext) {
+function checkDocument(block: Block, param: string, context: Checking) {
   for (const field of ['title', 'context'] as const) {
     const value = block[field];
     if (value !== undefined && value !== null && typeof value !== 'string')
@@ -81,7 +89,7 @@ function checkDocument(block: Block, param: string, context: ValidationContext) 
   }
 }
 
-function checkBlock(block: Block, allowed: ReadonlySet<string>, param: string, context: ValidationContext) {
+function checkBlock(block: Block, allowed: ReadonlySet<string>, param: string, context: Checking) {
   const type = block.type;
   if (AUDIO_OR_VIDEO.test(type)) {
     throw refuse(
@@ -111,6 +119,24 @@ function checkBlock(block: Block, allowed: ReadonlySet<string>, param: string, c
         throw refuse(`${param}.input`, 'Field required (an object)');
       }
       return;
+    case 'search_result':
+      requireString(block, 'source', param);
+      requireString(block, 'title', param);
+      if (!Array.isArray(block.content)) throw refuse(`${param}.content`, 'Field required (an array of text blocks)');
+      return checkBlocks(block.content, SEARCH_RESULT_BLOCKS, `${param}.content`, context);
+    case 'tool_reference':
+      requireString(block, 'tool_name', param);
+      if (!context.toolNames.has(block.tool_name as string)) {
+        throw refuse(
+          `${param}.tool_name`,
+          `tool_reference names '${String(block.tool_name)}', which is not in \`tools\``,
+          'tool_reference_unresolved',
+        );
+      }
+      return;
+    case 'browser_state':
+      if (!Array.isArray(block.tabs)) throw refuse(`${param}.tabs`, 'Field required (an array)');
+      return;
     case 'tool_result': {
       requireString(block, 'tool_use_id', param);
       const content = block.content;
@@ -121,7 +147,7 @@ function checkBlock(block: Block, allowed: ReadonlySet<string>, param: string, c
   }
 }
 
-function checkBlocks(blocks: unknown[], allowed: ReadonlySet<string>, param: string, context: ValidationContext) {
+function checkBlocks(blocks: unknown[], allowed: ReadonlySet<string>, param: string, context: Checking) {
   for (const [i, block] of blocks.entries()) {
     const at = `${param}.${i}`;
     if (typeof block !== 'object' || block === null || typeof (block as Block).type !== 'string') {
@@ -135,12 +161,21 @@ function checkTools(request: CountTokensRequest): void {
   for (const [i, tool] of (request.tools ?? []).entries()) {
     const param = `tools.${i}`;
     const type = (tool as { type?: unknown }).type;
-    if (type !== undefined && type !== 'custom') {
+    if (typeof type === 'string' && SERVER_TOOL_SEARCH.test(type)) {
+      throw refuse(
+        `${param}.type`,
+        `server tool '${type}' is not supported: tool search runs on the client here (a custom tool whose tool_result holds tool_reference blocks, as Claude Code's ToolSearch does), with the other tools marked defer_loading`,
+      );
+    }
+    if (type !== undefined && type !== null && type !== 'custom') {
       throw refuse(`${param}.type`, `server tool '${String(type)}' is not supported; only custom tools are`);
     }
     if (typeof tool.name !== 'string' || tool.name.length === 0) throw refuse(`${param}.name`, 'Field required');
     if (typeof tool.input_schema !== 'object' || tool.input_schema === null) {
       throw refuse(`${param}.input_schema`, 'Field required (a JSON schema object)');
+    }
+    if (tool.defer_loading !== undefined && typeof tool.defer_loading !== 'boolean') {
+      throw refuse(`${param}.defer_loading`, 'must be a boolean');
     }
   }
   const choice = request.tool_choice;
@@ -150,16 +185,18 @@ function checkTools(request: CountTokensRequest): void {
 /**
  * What the Messages API refuses before translation, with Anthropic-style parameter paths: content blocks of
  * the wrong type for their role, audio and video (accepted on /v1/chat/completions only), images the model
- * cannot see or that exceed 5 MB, media URLs off the allowlist, PDF documents, server tools. Image URLs are
- * replaced by their normalised form (see `mediaUrlOf`), which is what the model server gets.
+ * cannot see or that exceed 5 MB, media URLs off the allowlist, PDF documents, server tools, `tool_reference`s to
+ * tools the request does not define. Image URLs are replaced by their normalised form (see `mediaUrlOf`),
+ * which is what the model server gets.
  */
 export function validateMessages(request: CountTokensRequest, context: ValidationContext): void {
-  if (Array.isArray(request.system)) checkBlocks(request.system, SYSTEM_BLOCKS, 'system', context);
+  const checking = { ...context, toolNames: new Set((request.tools ?? []).map((tool) => tool.name)) };
+  if (Array.isArray(request.system)) checkBlocks(request.system, SYSTEM_BLOCKS, 'system', checking);
   for (const [m, message] of request.messages.entries()) {
     if (typeof message.content === 'string') continue;
     const allowed =
       message.role === 'assistant' ? ASSISTANT_BLOCKS : message.role === 'system' ? SYSTEM_BLOCKS : USER_BLOCKS;
-    checkBlocks(message.content, allowed, `messages.${m}.content`, context);
+    checkBlocks(message.content, allowed, `messages.${m}.content`, checking);
   }
   checkTools(request);
 }

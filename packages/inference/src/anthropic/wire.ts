@@ -31,10 +31,40 @@ export interface ToolUseBlock {
   input: Record<string, unknown>;
 }
 
+/** A search result the client's own search tool found: its text blocks, with where they come from. */
+export interface SearchResultBlock {
+  type: 'search_result';
+  source: string;
+  title: string;
+  content: TextBlock[];
+}
+
+/** Tool search: names a deferred tool (`defer_loading`), which becomes callable from then on. */
+export interface ToolReferenceBlock {
+  type: 'tool_reference';
+  tool_name: string;
+}
+
+/** What a browser tool reports after a call: the open tabs and what changed. */
+export interface BrowserStateBlock {
+  type: 'browser_state';
+  tabs: unknown[];
+  state_changes?: unknown[] | null;
+}
+
+/** The blocks the Messages API allows inside a `tool_result`. */
+export type ToolResultContent =
+  | TextBlock
+  | ImageBlock
+  | DocumentBlock
+  | SearchResultBlock
+  | ToolReferenceBlock
+  | BrowserStateBlock;
+
 export interface ToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
-  content?: string | (TextBlock | ImageBlock)[];
+  content?: string | ToolResultContent[];
   is_error?: boolean;
 }
 
@@ -53,6 +83,7 @@ export type ContentBlock =
   | TextBlock
   | ImageBlock
   | DocumentBlock
+  | SearchResultBlock
   | ToolUseBlock
   | ToolResultBlock
   | ThinkingBlock
@@ -69,6 +100,8 @@ export interface CustomTool {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  /** Tool search: left out of the prompt until a `tool_reference` in a tool result names it. */
+  defer_loading?: boolean;
 }
 
 export type ToolChoice =

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { GbnfJsonSchema, LlamaGrammar } from 'node-llama-cpp';
 import { type ChatRequest, requestedOutputTokens } from '../wire/chat.js';
@@ -78,6 +78,13 @@ async function prepare(runtime: LlamaRuntime, modelName: string, request: ChatRe
   return { params, promptTokens };
 }
 
+/**
+ * The completion's `system_fingerprint` (a string, as the spec and OpenAI give it): stands for the model served
+ * and its context size, so it changes when the engine's configuration does.
+ */
+export const systemFingerprint = (runtime: Pick<LlamaRuntime, 'contextSize'>, modelName: string): string =>
+  `fp_${createHash('sha256').update(`${modelName}\n${runtime.contextSize}`).digest('hex').slice(0, 12)}`;
+
 /** `POST /v1/chat/completions` in vLLM's shapes: a full completion, or SSE chunks ending in `[DONE]`. */
 export async function handleChat(
   runtime: LlamaRuntime,
@@ -89,6 +96,7 @@ export async function handleChat(
   const { params, promptTokens } = await prepare(runtime, modelName, request, signal);
   const id = `chatcmpl-${randomUUID().replaceAll('-', '')}`;
   const created = Math.floor(Date.now() / 1000);
+  const fingerprint = systemFingerprint(runtime, modelName);
   if (request.stream !== true) {
     let content = '';
     const result = await runtime.generate(params, (text) => {
@@ -106,12 +114,13 @@ export async function handleChat(
         },
       ],
       usage: usageOf(promptTokens, result.completionTokens),
+      system_fingerprint: fingerprint,
     };
     return sendJson(response, 200, normaliseCompletion(completion, modelName));
   }
 
   const usage = usageRequestOf(request);
-  const head = `{"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(modelName)},"choices":`;
+  const head = `{"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(modelName)},"system_fingerprint":"${fingerprint}","choices":`;
   const send = (choices: string, completionTokens: number) => {
     const running = usage.continuous ? `,"usage":${JSON.stringify(usageOf(promptTokens, completionTokens))}` : '';
     response.write(`data: ${head}${choices}${running}}\n\n`);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ModelConfig } from '../config.js';
-import { type Admission, AdmissionRefused, type Ticket } from '../tenancy/admission.js';
+import { type Admission, AdmissionRefused, type AdmissionRequest, type Ticket } from '../tenancy/admission.js';
 import { keyOf } from './auth.js';
 
 declare module 'fastify' {
@@ -48,8 +48,8 @@ export interface AdmittedRequest {
 
 /**
  * Admission for a generation route (chat, embeddings, messages): the key must allow the model, and the
- * estimated prompt plus `maxOutput` is reserved atomically. A refusal throws (with its 429 headers set on
- * the reply). The reservation is settled when the response closes — finished, failed, or abandoned by the
+ * prompt plus an output cap are reserved atomically (see `Admission`). A refusal throws (with its headers set
+ * on the reply). The reservation is settled when the response closes — finished, failed, or abandoned by the
  * client — with the last usage the route reported; without any, a finished response is charged its
  * reservation and an abandoned one its prompt.
  */
@@ -57,12 +57,11 @@ export async function admit(
   request: FastifyRequest,
   reply: FastifyReply,
   model: ModelConfig,
-  promptEstimate: number,
-  maxOutput: number,
+  ask: Omit<AdmissionRequest, 'key' | 'model'>,
 ): Promise<AdmittedRequest> {
   let ticket: Ticket;
   try {
-    ticket = await request.server.admission.admit({ key: keyOf(request), model, promptEstimate, maxOutput });
+    ticket = await request.server.admission.admit({ key: keyOf(request), model, ...ask });
   } catch (error) {
     if (error instanceof AdmissionRefused) reply.headers(error.headers);
     throw error;

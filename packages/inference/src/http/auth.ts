@@ -1,6 +1,6 @@
 import { HttpError } from '@atrium/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ActiveKey } from '../tenancy/active-key.js';
+import { type ActiveKey, accessRefusal } from '../tenancy/active-key.js';
 import type { KeyStore } from '../tenancy/key-store.js';
 
 declare module 'fastify' {
@@ -28,7 +28,8 @@ export function keyOf(request: FastifyRequest): ActiveKey {
 /**
  * Every `/v1/*` route needs `Authorization: Bearer <key>` (or `x-api-key`, as the Anthropic SDK sends).
  * Decided by the matched route, not the raw URL (`//v1/models` and `/%761/…` reach the same handlers), and
- * before the body is read or validated. Unknown and revoked keys get the same answer, which never repeats the key.
+ * before the body is read or validated. Unknown and revoked keys get the same answer, which never repeats the key;
+ * an expired key or one of a project without an active grant is refused saying so.
  */
 export function registerBearerAuth(app: FastifyInstance, keys: KeyStore): void {
   app.decorateRequest('apiKey', undefined);
@@ -44,6 +45,8 @@ export function registerBearerAuth(app: FastifyInstance, keys: KeyStore): void {
     }
     const key = await keys.lookup(token);
     if (!key) throw new HttpError(401, 'invalid_api_key', 'Incorrect API key provided.');
+    const refusal = accessRefusal(key, keys.clock());
+    if (refusal) throw refusal;
     request.apiKey = key;
   });
 }

@@ -2,13 +2,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalogue, ServedModel } from '../catalogue.js';
 import type { UpstreamResponse, UpstreamSignal } from '../router/upstream-group.js';
 import { allowsModel } from '../tenancy/active-key.js';
-import { estimateChatPromptTokens, reservedOutputTokens, reservedPromptTokens } from '../tenancy/estimate.js';
-import type { ChatRequest } from '../wire/chat.js';
+import { estimateChatPromptTokens, reservedPromptTokens } from '../tenancy/estimate.js';
+import { type ChatRequest, requestedChoices, requestedOutputTokens } from '../wire/chat.js';
 import { validateChatRequest } from '../wire/chat-validation.js';
 import { toUpstreamChatBody } from '../wire/upstream-request.js';
 import { type AdmittedRequest, admit } from './admission.js';
 import { keyOf } from './auth.js';
 import { modelNotFound } from './model-routes.js';
+import { promptCounter } from './prompt-count.js';
 import { clientGone, throwUpstreamError } from './upstream-io.js';
 
 /** The served model a request names, if its key may use it; else the same 404 as for an unknown model. */
@@ -24,12 +25,14 @@ export interface ChatDispatch {
   upstream: UpstreamResponse;
   /** Fires when the client goes away. */
   signal: UpstreamSignal;
+  /** The prompt tokens reserved: the tokenizer's count, else the byte bound. */
   promptEstimate: number;
 }
 
 /**
  * What every chat-shaped route (`/v1/chat/completions`, `/v1/messages`) does with an OpenAI chat request:
- * validation against the model, admission against the key's budget, and the upstream call.
+ * validation against the model, admission against the key's budget (which caps the output the upstream may
+ * produce), and the upstream call.
  */
 export async function dispatchChat(
   request: FastifyRequest,
@@ -42,16 +45,17 @@ export async function dispatchChat(
 ): Promise<ChatDispatch> {
   const estimate = estimateChatPromptTokens(chat);
   const carriesUrls = validateChatRequest(chat, served.config, allowedMediaHosts, estimate);
-  const { contextLength } = served.config;
-  const promptEstimate = reservedPromptTokens(estimate, contextLength);
-  const maxOutput = reservedOutputTokens(chat, contextLength);
-  const admitted = await admit(request, reply, served.config, promptEstimate, maxOutput);
+  const admitted = await admit(request, reply, served.config, {
+    promptBound: reservedPromptTokens(estimate, served.config.contextLength),
+    output: { choices: requestedChoices(chat), requested: requestedOutputTokens(chat) },
+    countPrompt: promptCounter(served, chat, reply),
+  });
   const signal = clientGone(reply);
   const upstream = await served.group.dispatch({
     path: '/v1/chat/completions',
-    body: toUpstreamChatBody(chat, served.upstreamName, carriesUrls ? undefined : raw),
+    body: toUpstreamChatBody(chat, served.upstreamName, carriesUrls ? undefined : raw, admitted.ticket.upstreamCap),
     signal,
   });
   if (upstream.statusCode !== 200) await throwUpstreamError(upstream);
-  return { admitted, upstream, signal, promptEstimate };
+  return { admitted, upstream, signal, promptEstimate: admitted.ticket.reserved.prompt };
 }

@@ -22,7 +22,10 @@ export function registerEmbeddingRoutes(app: FastifyInstance, catalogue: Catalog
     }
     const { contextLength } = served.config;
     checkEmbeddingInputFits(body.input, contextLength);
-    const admitted = await admit(request, reply, served.config, estimateEmbeddingTokens(body.input, contextLength), 0);
+    const admitted = await admit(request, reply, served.config, {
+      promptBound: estimateEmbeddingTokens(body.input, contextLength),
+      output: { choices: 0, requested: undefined },
+    });
     const signal = clientGone(reply);
     const upstream = await served.group.dispatch({
       path: '/v1/embeddings',

@@ -1,4 +1,4 @@
-import { HttpError, logProblem, normalizeError } from '@atrium/core';
+import { logProblem, normalizeError } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { anthropicErrorBody, anthropicErrorHeaders } from '../anthropic/errors.js';
 import { type AnthropicUsage, toAnthropicMessage } from '../anthropic/from-openai.js';
@@ -17,7 +17,8 @@ import { checkPromptFits } from '../wire/input-size.js';
 import { checkJsonDepth } from '../wire/json-depth.js';
 import { admit, reportedUsage, type ServedUsage } from './admission.js';
 import { dispatchChat, servedModelFor } from './chat-dispatch.js';
-import { clientGone, readUpstreamJson, relayStream, throwUpstreamError } from './upstream-io.js';
+import { tokenizeChat } from './prompt-count.js';
+import { clientGone, readUpstreamJson, relayStream } from './upstream-io.js';
 
 /** Cache reads are billed as input: the seed does not distinguish cached from uncached input tokens. */
 const billable = (usage: AnthropicUsage): ServedUsage => ({
@@ -99,24 +100,11 @@ export function registerMessagesRoutes(
       validateMessages(body, { model: served.config, allowedMediaHosts });
       const prompt = toChatPrompt(body);
       checkPromptFits(estimateChatPromptTokens(prompt), served.config.contextLength, 'messages');
-      await admit(request, reply, served.config, COUNT_TOKENS_PROBE, 0);
-      const { messages, tools, chat_template_kwargs } = prompt;
-      const signal = clientGone(reply);
-      const upstream = await served.group.dispatch({
-        path: '/tokenize',
-        body: JSON.stringify({
-          model: served.upstreamName,
-          messages,
-          tools,
-          chat_template_kwargs,
-          add_generation_prompt: true,
-        }),
-        signal,
+      await admit(request, reply, served.config, {
+        promptBound: COUNT_TOKENS_PROBE,
+        output: { choices: 0, requested: undefined },
       });
-      if (upstream.statusCode !== 200) return throwUpstreamError(upstream);
-      const { count } = (await readUpstreamJson(upstream, signal)) as { count?: unknown };
-      if (typeof count !== 'number')
-        throw new HttpError(502, 'upstream_error', 'the model server sent a broken response');
+      const count = await tokenizeChat(served, prompt, clientGone(reply));
       return reply.type('application/json').send(`{"input_tokens":${count}}`);
     });
   });

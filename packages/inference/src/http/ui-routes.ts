@@ -17,19 +17,21 @@ import { usageOfKey } from '../storage/usage.js';
 import { createKey, revokeKey } from '../tenancy/keys.js';
 import { parseResetPeriod, periodAt } from '../tenancy/period.js';
 import {
-  approveServiceRequest,
   createResourceInPortal,
-  fileServiceRequest,
   PORTAL_CATEGORY,
   PORTAL_OFFERING,
-  rejectServiceRequest,
   SERVICE_DESK_SERVICE,
 } from '../tenancy/resources.js';
 import { hashSecret } from '../tenancy/secrets.js';
+import { approveServiceRequest, fileServiceRequest, rejectServiceRequest } from '../tenancy/service-desk.js';
+import { usagePerDay } from '../tenancy/usage-days.js';
 import { connectPage } from '../ui/connect-page.js';
 import { html } from '../ui/html.js';
+import { dailyUsage } from '../ui/key-pages.js';
 import { OidcClient, type OidcSettings } from '../ui/oidc.js';
 import { accountPage, keyPage, signInPage, signOutNav } from '../ui/pages.js';
+import { keySettingsOf } from './key-form.js';
+import { registerKeyUiRoutes, usageRange } from './key-ui-routes.js';
 import { registerOidcRoutes } from './oidc-routes.js';
 import { registerOperatorUiRoutes } from './operator-ui-routes.js';
 import { SignInThrottle } from './sign-in-throttle.js';
@@ -83,7 +85,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         { parseAs: 'string', bodyLimit: FORM_LIMIT },
         (_request, body, done) => done(null, new URLSearchParams(body as string)),
       );
-      scope.setErrorHandler((error, request, reply) => {
+      scope.setErrorHandler(async (error, request, reply) => {
         const problem = normalizeError(error);
         logProblem(request, error, problem);
         if (problem.headers) reply.headers(problem.headers);
@@ -91,10 +93,20 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
           reply,
           'Error',
           html`<section class="error" role="alert">${problem.message}</section><p><a href="/ui/">Back</a></p>`,
-          undefined,
+          await navOf(await sessions.current(request).catch(() => undefined)).catch(() => undefined),
           problem.status,
         );
       });
+
+      /** The header navigation of a signed-in session (error pages too); none before signing in. */
+      async function navOf(session: UiSession | undefined) {
+        if (session?.key_id) {
+          const key = await findApiKey(db, session.key_id);
+          return signOutNav(session.csrf, `key “${key?.alias ?? ''}”`);
+        }
+        const account = session?.account_id ? await findAccount(db, session.account_id) : undefined;
+        return session && account ? signOutNav(session.csrf, account.email, account.is_admin === 1) : undefined;
+      }
 
       async function renderHome(
         request: FastifyRequest,
@@ -103,7 +115,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         extra: { created?: { alias: string; secret: string }; error?: string; status?: number } = {},
       ) {
         const account = session?.account_id ? await findAccount(db, session.account_id) : undefined;
-        if (session?.key_id) return renderKey(reply, session);
+        if (session?.key_id) return renderKey(request, reply, session);
         if (!session || !account) {
           const csrf = sessions.signInToken(request, reply);
           return send(reply, 'Sign in', signInPage(csrf, extra.error, oidc?.settings.name), undefined, extra.status);
@@ -117,6 +129,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         ]);
         const body = accountPage({
           csrf: session.csrf,
+          accountId: account.id,
           isAdmin,
           projects,
           models: modelIds(),
@@ -130,16 +143,18 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
         send(reply, 'Projects', body, signOutNav(session.csrf, account.email, isAdmin), extra.status);
       }
 
-      async function renderKey(reply: FastifyReply, session: UiSession) {
+      async function renderKey(request: FastifyRequest, reply: FastifyReply, session: UiSession) {
         const key = session.key_id ? await findApiKey(db, session.key_id) : undefined;
         if (!key) throw new HttpError(404, 'not_found', 'this key no longer exists');
         await reply.server.admission.release(key.id, key.resource_id);
         const now = clock();
         const to = now - (now % HOUR_MS) + HOUR_MS;
         const from = to - 7 * 24 * HOUR_MS;
-        const [rows, resource] = await Promise.all([
+        const range = usageRange(request.query, now);
+        const [rows, resource, dayRows] = await Promise.all([
           usageOfKey(db, key.id, from, to),
           findResource(db, key.resource_id),
+          usageOfKey(db, key.id, range.from, range.to),
         ]);
         const window = periodAt(key.created, key.reset_period ? parseResetPeriod(key.reset_period) : undefined, now);
         const perModel = new Map<
@@ -163,7 +178,8 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
           to,
           perModel: [...perModel.values()],
         });
-        send(reply, `Key ${key.alias}`, body, signOutNav(session.csrf, `key “${key.alias}”`));
+        const days = dailyUsage(key.id, usagePerDay(dayRows, false), range.days);
+        send(reply, `Key ${key.alias}`, html`${body}${days}`, signOutNav(session.csrf, `key “${key.alias}”`));
       }
 
       /** Runs an account's form action; a refusal re-renders the page with the message. */
@@ -244,6 +260,7 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
       });
 
       if (oidc) registerOidcRoutes(scope, db, oidc, sessions, clock);
+      registerKeyUiRoutes(scope, db, sessions, { models: modelIds, clock });
       registerOperatorUiRoutes(scope, db, sessions, {
         models: options.models,
         smtp: options.smtp,
@@ -261,17 +278,10 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
 
       scope.post('/projects/:projectId/keys', (request, reply) =>
         accountAction(request, reply, async (account, body) => {
-          const days = body.get('days')?.trim();
           const created = await createKey(
             db,
             account,
-            {
-              projectId: (request.params as { projectId: string }).projectId,
-              alias: body.get('alias') ?? '',
-              budgetTokens: numberField(body, 'budget'),
-              resetPeriod: days ? `${days}d` : body.get('period') || undefined,
-              allowedModels: body.getAll('models'),
-            },
+            { projectId: (request.params as { projectId: string }).projectId, ...keySettingsOf(body) },
             new Set(modelIds()),
             clock(),
           );
@@ -321,8 +331,9 @@ export function registerUiRoutes(app: FastifyInstance, db: Kysely<InferenceDatab
           accountAction(request, reply, async (account) => {
             const id = Number((request.params as { requestId: string }).requestId);
             if (!Number.isSafeInteger(id)) throw new HttpError(404, 'not_found', 'service request not found');
-            if (decision === 'approve') await approveServiceRequest(db, account, id, clock());
-            else await rejectServiceRequest(db, account, id, clock());
+            const delivery = options.smtp ? 'smtp' : 'outbox';
+            const decide = decision === 'approve' ? approveServiceRequest : rejectServiceRequest;
+            await decide(db, account, id, clock(), delivery);
             return undefined;
           }),
         );

@@ -19,6 +19,8 @@ export interface UpstreamRequest {
 }
 
 const HEALTH_TIMEOUT_MS = 2_000;
+/** An overloaded model: streams end every few seconds under load, so a retry soon has a fair chance. */
+const OVERLOAD_RETRY_S = 2;
 
 /** Nobody is left to answer; a status below 500 keeps an ordinary disconnect out of the error log. */
 export const clientClosed = () => new HttpError(499, 'client_closed_request', 'the client closed the request');
@@ -48,7 +50,7 @@ export class UpstreamGroup {
       const client = replica?.client;
       if (!replica || !client) break;
       tried.add(replica);
-      replica.outstanding++;
+      if (!(await replica.enter(request.signal).catch(() => Promise.reject(clientClosed())))) throw this.overloaded();
       let response: Dispatcher.ResponseData;
       try {
         response = await client.request({
@@ -59,7 +61,7 @@ export class UpstreamGroup {
           signal: request.signal,
         });
       } catch {
-        replica.outstanding--;
+        replica.leave();
         if (request.signal.aborted) throw clientClosed();
         replica.failed('connection');
         continue;
@@ -67,18 +69,28 @@ export class UpstreamGroup {
       if (response.statusCode >= 500) {
         replica.failed('status');
         if (tried.size < this.replicas.length) {
-          replica.outstanding--;
+          replica.leave();
           await response.body.dump().catch(() => undefined);
           continue;
         }
       } else replica.succeeded();
-      response.body.once('close', () => replica.outstanding--);
+      response.body.once('close', () => replica.leave());
       return { statusCode: response.statusCode, body: response.body };
     }
     throw new HttpError(
       503,
       'upstream_unavailable',
       `model '${this.modelId}' is unavailable: no model server answered; try again shortly`,
+    );
+  }
+
+  private overloaded(): HttpError {
+    return new HttpError(
+      503,
+      'upstream_overloaded',
+      `model '${this.modelId}' is overloaded: every connection to its model servers is busy and none came free in time; try again shortly`,
+      undefined,
+      { 'retry-after': String(OVERLOAD_RETRY_S) },
     );
   }
 

@@ -91,3 +91,7 @@ export async function accountForOidc(
     now,
   );
 }
+
+/** Whether any operator account exists (the start banner says how to create the first one). */
+export const hasOperator = async (db: Kysely<InferenceDatabase>): Promise<boolean> =>
+  (await db.selectFrom('account').select('id').where('is_admin', '=', 1).limit(1).executeTakeFirst()) !== undefined;

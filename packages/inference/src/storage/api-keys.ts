@@ -30,7 +30,37 @@ export async function revokeApiKey(db: Kysely<InferenceDatabase>, id: string, no
   return true;
 }
 
-/** Replaces a key's secret (the demo key when `ATRIUM_DEMO_KEY` changes between starts). */
-export async function setApiKeySecret(db: Kysely<InferenceDatabase>, id: string, secretHash: string, hint: string) {
-  await db.updateTable('api_key').set({ secret_hash: secretHash, secret_hint: hint }).where('id', '=', id).execute();
+/** Replaces a key's secret: a rotation at `rotated`, or the demo key when `ATRIUM_DEMO_KEY` changes between starts. */
+export async function setApiKeySecret(
+  db: Kysely<InferenceDatabase>,
+  id: string,
+  secretHash: string,
+  hint: string,
+  rotated?: number,
+) {
+  await db
+    .updateTable('api_key')
+    .set({ secret_hash: secretHash, secret_hint: hint, ...(rotated === undefined ? {} : { rotated }) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Changes columns of a key; false when its new alias is taken by another key of the resource. */
+export async function updateApiKey(
+  db: Kysely<InferenceDatabase>,
+  key: Pick<ApiKeyRow, 'id' | 'resource_id'>,
+  changes: Partial<Omit<ApiKeyRow, 'id' | 'project_id' | 'resource_id'>>,
+): Promise<boolean> {
+  if (changes.alias_key !== undefined) {
+    const clash = await db
+      .selectFrom('api_key')
+      .select('id')
+      .where('resource_id', '=', key.resource_id)
+      .where('alias_key', '=', changes.alias_key)
+      .where('id', '<>', key.id)
+      .executeTakeFirst();
+    if (clash) return false;
+  }
+  if (Object.keys(changes).length > 0) await db.updateTable('api_key').set(changes).where('id', '=', key.id).execute();
+  return true;
 }

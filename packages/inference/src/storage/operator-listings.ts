@@ -6,6 +6,7 @@ export function keysWithProjects(db: Kysely<InferenceDatabase>, projectId?: stri
   let query = db
     .selectFrom('api_key')
     .innerJoin('project', 'project.id', 'api_key.project_id')
+    .leftJoin('account', 'account.id', 'api_key.created_by')
     .select([
       'api_key.id',
       'project.name as project',
@@ -18,6 +19,11 @@ export function keysWithProjects(db: Kysely<InferenceDatabase>, projectId?: stri
       'api_key.created',
       'api_key.last_used',
       'api_key.revoked',
+      'api_key.expires',
+      'api_key.requests_per_minute',
+      'api_key.tokens_per_minute',
+      'api_key.rotated',
+      'account.email as created_by',
     ])
     .orderBy('project.name')
     .orderBy('api_key.created');

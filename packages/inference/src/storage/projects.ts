@@ -83,6 +83,28 @@ export async function hasActiveGrant(db: Kysely<InferenceDatabase>, projectId: s
   return row !== undefined;
 }
 
+/** A project's grants seen from one instant: the end of the active one, else when the last one ended (null: none). */
+export interface GrantCoverage {
+  activeUntil: number | null;
+  lastEnded: number | null;
+}
+
+/** The latest end of the project's grants that have started by `now`: active until then, or ended then. */
+export async function grantCoverage(
+  db: Kysely<InferenceDatabase>,
+  projectId: string,
+  now: number,
+): Promise<GrantCoverage> {
+  const row = await db
+    .selectFrom('project_grant')
+    .select((eb) => eb.fn.max('ends').as('ends'))
+    .where('project_id', '=', projectId)
+    .where('starts', '<=', now)
+    .executeTakeFirst();
+  const ends = row?.ends === null || row?.ends === undefined ? null : Number(row.ends);
+  return ends !== null && ends > now ? { activeUntil: ends, lastEnded: null } : { activeUntil: null, lastEnded: ends };
+}
+
 /** Sets the node hours a project has on a cluster. */
 export async function setAllocation(db: Kysely<InferenceDatabase>, projectId: string, cluster: string, hours: number) {
   await db

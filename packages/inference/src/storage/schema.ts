@@ -106,6 +106,17 @@ export interface ApiKeyTable {
   period_start: number;
   /** Settled tokens plus open reservations in that period. */
   period_used: number;
+  /** After this instant the key is refused (the end of the expiry day); null: no expiry. */
+  expires: number | null;
+  /** Per-key limits (null: none), besides the resource's. */
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
+  /** The minute (Unix ms, floored) the two counters below belong to. */
+  window_minute: number;
+  window_requests: number;
+  window_tokens: number;
+  /** When the secret was last replaced; null: never. */
+  rotated: number | null;
 }
 
 export interface UsageHourlyTable {

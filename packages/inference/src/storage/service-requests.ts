@@ -60,3 +60,26 @@ export async function decideServiceRequest(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** Node hours a project asks for on a cluster in its open requests. */
+export async function openNodeHours(db: Kysely<InferenceDatabase>, projectId: string, cluster: string) {
+  const row = await db
+    .selectFrom('service_request')
+    .select((eb) => eb.fn.sum<number>('node_hours').as('hours'))
+    .where('project_id', '=', projectId)
+    .where('cluster', '=', cluster)
+    .where('status', '=', 'open')
+    .executeTakeFirst();
+  return Number(row?.hours ?? 0);
+}
+
+/** A project's requests, newest first: what its PI and deputy see. */
+export const serviceRequestsOfProjects = (db: Kysely<InferenceDatabase>, projectIds: readonly string[]) =>
+  projectIds.length === 0
+    ? Promise.resolve([])
+    : db
+        .selectFrom('service_request')
+        .selectAll()
+        .where('project_id', 'in', projectIds)
+        .orderBy('id', 'desc')
+        .execute();

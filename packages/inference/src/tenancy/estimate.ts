@@ -1,5 +1,4 @@
 import type { ChatMessage, ChatRequest, ContentPart } from '../wire/chat.js';
-import { requestedChoices, requestedOutputTokens } from '../wire/chat.js';
 import { classifyPart } from '../wire/content-parts.js';
 import { type EmbeddingInput, embeddingItems } from '../wire/embeddings.js';
 
@@ -11,6 +10,8 @@ export const PER_MEDIA_PART = 2048;
 const TOOL_INSTRUCTIONS = 512;
 /** Request fields besides messages and tools that can reach the prompt or its decoding, counted as their JSON. */
 const RENDERED_FIELDS = ['tool_choice', 'response_format', 'documents', 'chat_template_kwargs'] as const;
+/** Of these, the ones a model server's `/tokenize` is not given. */
+const UNTOKENIZED_FIELDS = ['tool_choice', 'response_format', 'documents'] as const;
 
 const jsonBytes = (value: unknown): number =>
   value === undefined || value === null ? 0 : Buffer.byteLength(JSON.stringify(value));
@@ -55,11 +56,26 @@ export const reservedPromptTokens = (promptEstimate: number, contextLength: numb
   Math.min(promptEstimate, contextLength);
 
 /**
- * The most output a chat request can produce: `n` choices of its `max_completion_tokens`/`max_tokens`, else of
- * the context length (without a limit each choice may use what the prompt leaves, and the prompt may be short).
+ * What a tokenizer's count of a chat request's messages and tools leaves out, as an upper bound: each media
+ * part's allowance (a text tokenizer may not expand it) and the JSON of the fields `/tokenize` is not given.
  */
-export function reservedOutputTokens(request: ChatRequest, contextLength: number): number {
-  return requestedChoices(request) * Math.min(requestedOutputTokens(request) ?? contextLength, contextLength);
+export function beyondTokenizer(request: ChatRequest): number {
+  let total = mediaParts(request) * PER_MEDIA_PART;
+  for (const field of UNTOKENIZED_FIELDS) total += jsonBytes(request[field]);
+  return total;
+}
+
+/** The image, audio and video parts of a chat request's messages. */
+function mediaParts(request: ChatRequest): number {
+  let count = 0;
+  for (const message of request.messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const part of message.content as ContentPart[]) {
+      const classified = classifyPart(part);
+      if ('modality' in classified && classified.modality !== 'text') count++;
+    }
+  }
+  return count;
 }
 
 /** Embedding inputs: token arrays count exactly, texts by their UTF-8 bytes; each at most the context length. */

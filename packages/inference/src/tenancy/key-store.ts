@@ -1,18 +1,20 @@
 import type { Kysely } from 'kysely';
 import { findApiKeyByHash } from '../storage/api-keys.js';
+import { grantCoverage } from '../storage/projects.js';
 import type { InferenceDatabase } from '../storage/schema.js';
-import { type ActiveKey, toActiveKey } from './active-key.js';
+import { type ActiveKey, accessUntil, toActiveKey } from './active-key.js';
 import { hashSecret } from './secrets.js';
 
 /**
- * Cached keys are re-read after this long, so a revocation reaches every route (`/v1/models` included) of
- * every process within a second; the process that revokes drops the key at once (see `forget`).
+ * Cached keys are re-read after this long, so a revocation or an edit reaches every route (`/v1/models`
+ * included) of every process within a second; the process that changes a key drops it at once (see `forget`).
  */
 const TTL_MS = 500;
 const MAX_ENTRIES = 10_000;
 
 /**
- * Looks keys up by the hash of the presented secret, with a small cache in front of the database.
+ * Looks keys up by the hash of the presented secret, with a small cache in front of the database. A cached key
+ * is re-read once its grant or expiry has passed, so an ended grant is seen at once and a renewed one too.
  * Admission re-checks revocation in the database on every generation request (see `ledger.ts`).
  */
 export class KeyStore {
@@ -20,7 +22,7 @@ export class KeyStore {
 
   constructor(
     private readonly db: Kysely<InferenceDatabase>,
-    private readonly clock: () => number = Date.now,
+    readonly clock: () => number = Date.now,
   ) {}
 
   async lookup(secret: string): Promise<ActiveKey | undefined> {
@@ -33,13 +35,14 @@ export class KeyStore {
       this.cache.delete(hash);
       return undefined;
     }
-    const key = toActiveKey(row);
+    const key = toActiveKey(row, await grantCoverage(this.db, row.project_id, now));
     if (this.cache.size >= MAX_ENTRIES) this.cache.clear();
-    this.cache.set(hash, { key, until: now + TTL_MS });
+    const until = accessUntil(key);
+    this.cache.set(hash, { key, until: until > now ? Math.min(now + TTL_MS, until) : now + TTL_MS });
     return key;
   }
 
-  /** Drops a key from the cache (revoked here, or found revoked by admission). */
+  /** Drops a key from the cache (revoked, edited or rotated here, or found revoked by admission). */
   forget(keyId: string): void {
     for (const [hash, entry] of this.cache) if (entry.key.id === keyId) this.cache.delete(hash);
   }

@@ -1,21 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Account } from '../storage/accounts.js';
-import { type ApiKeyRow, findApiKey, insertApiKey, revokeApiKey } from '../storage/api-keys.js';
+import {
+  type ApiKeyRow,
+  findApiKey,
+  insertApiKey,
+  revokeApiKey,
+  setApiKeySecret,
+  updateApiKey,
+} from '../storage/api-keys.js';
 import { hasActiveGrant, roleIn } from '../storage/projects.js';
 import { resourceOfProject } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
-import { conflict, invalid, notFound, refused } from './errors.js';
-import { parseResetPeriod } from './period.js';
+import { conflict, notFound, refused } from './errors.js';
+import { checkedAlias, type KeySettings, settingColumns } from './key-settings.js';
 import { aliasKey, generateSecret, hashSecret } from './secrets.js';
 
-export interface NewKey {
+export interface NewKey extends KeySettings {
   projectId: string;
   alias: string;
-  budgetTokens?: number | undefined;
-  resetPeriod?: string | undefined;
-  /** Undefined or empty: every model. */
-  allowedModels?: readonly string[] | undefined;
   /** Only for the demo key and tests: the secret to use instead of a random one. */
   secret?: string | undefined;
 }
@@ -34,17 +37,8 @@ export function newKeyRow(
   known: ReadonlySet<string>,
   now: number,
 ) {
-  const alias = input.alias.trim();
-  if (alias === '' || alias.length > 200) throw invalid('the alias is required (at most 200 characters)', 'alias');
-  const budget = input.budgetTokens;
-  if (budget !== undefined && (!Number.isSafeInteger(budget) || budget <= 0))
-    throw invalid('the token budget must be a positive whole number', 'budget_tokens');
-  const period = input.resetPeriod?.trim() || undefined;
-  if (period !== undefined && !parseResetPeriod(period))
-    throw invalid("the reset period must be 'day', 'week', 'month' or a number of days like '30d'", 'reset_period');
-  const models = [...new Set(input.allowedModels ?? [])];
-  const unknown = models.filter((m) => !known.has(m));
-  if (unknown.length > 0) throw invalid(`unknown model(s): ${unknown.join(', ')}`, 'allowed_models');
+  const alias = checkedAlias(input.alias);
+  const columns = settingColumns(input, known, now);
   const secret = input.secret ?? generateSecret();
   const row: ApiKeyRow = {
     id: randomUUID(),
@@ -54,18 +48,28 @@ export function newKeyRow(
     alias_key: aliasKey(alias),
     secret_hash: hashSecret(secret),
     secret_hint: secret.slice(-4),
-    budget_tokens: budget ?? null,
-    reset_period: period?.toLowerCase() ?? null,
-    allowed_models: models.length > 0 ? JSON.stringify(models.sort()) : null,
+    budget_tokens: columns.budget_tokens ?? null,
+    reset_period: columns.reset_period ?? null,
+    allowed_models: columns.allowed_models ?? null,
     created_by: createdBy,
     created: now,
     revoked: null,
     last_used: null,
     period_start: now,
     period_used: 0,
+    expires: columns.expires ?? null,
+    requests_per_minute: columns.requests_per_minute ?? null,
+    tokens_per_minute: columns.tokens_per_minute ?? null,
+    window_minute: 0,
+    window_requests: 0,
+    window_tokens: 0,
+    rotated: null,
   };
   return { row, secret };
 }
+
+const aliasTaken = (alias: string) =>
+  conflict('alias_taken', `a key with the alias '${alias}' already exists on this resource`);
 
 /**
  * Creates a key under the project's inference resource. Any member may (operators too), once the project
@@ -85,22 +89,70 @@ export async function createKey(
   const resource = await resourceOfProject(db, input.projectId);
   if (!resource) throw refused('the project has no inference resource yet; its PI or deputy can request one');
   const { row, secret } = newKeyRow(input, resource.id, account?.id ?? null, knownModels, now);
-  if (!(await insertApiKey(db, row)))
-    throw conflict('alias_taken', `a key with the alias '${row.alias}' already exists on this resource`);
+  if (!(await insertApiKey(db, row))) throw aliasTaken(row.alias);
   return { key: row, secret };
 }
 
-/** Revokes a key of a project the account belongs to (any member, as for creation). */
+/**
+ * The key, if `account` may change it: operators (and the CLI, `account` null), the project's PI and deputy any
+ * key of the project, a plain member the keys they created.
+ */
+export async function managedKey(
+  db: Kysely<InferenceDatabase>,
+  account: Account | null,
+  keyId: string,
+): Promise<ApiKeyRow> {
+  const key = await findApiKey(db, keyId);
+  if (!key) throw notFound('API key');
+  if (!account || account.is_admin === 1) return key;
+  const role = await roleIn(db, key.project_id, account.id);
+  if (role === 'pi' || role === 'deputy') return key;
+  if (role === undefined) throw refused('only members of the project can change its keys');
+  if (key.created_by !== account.id)
+    throw refused("members change and revoke the keys they created; the project's PI or deputy can change any key");
+  return key;
+}
+
+/** Changes a key's alias and settings; revoked keys stay as they are. */
+export async function editKey(
+  db: Kysely<InferenceDatabase>,
+  account: Account | null,
+  keyId: string,
+  settings: KeySettings,
+  knownModels: ReadonlySet<string>,
+  now = Date.now(),
+): Promise<ApiKeyRow> {
+  const key = await managedKey(db, account, keyId);
+  if (key.revoked !== null) throw conflict('key_revoked', 'a revoked key cannot be changed');
+  const columns = settingColumns(settings, knownModels, now);
+  const alias = settings.alias === undefined ? undefined : checkedAlias(settings.alias);
+  const changes = alias === undefined ? columns : { ...columns, alias, alias_key: aliasKey(alias) };
+  if (!(await updateApiKey(db, key, changes))) throw aliasTaken(alias ?? key.alias);
+  return { ...key, ...changes };
+}
+
+/** Replaces a key's secret: same key, settings and history; the old secret is refused from now on. */
+export async function rotateKey(
+  db: Kysely<InferenceDatabase>,
+  account: Account | null,
+  keyId: string,
+  now = Date.now(),
+): Promise<CreatedKey> {
+  const key = await managedKey(db, account, keyId);
+  if (key.revoked !== null) throw conflict('key_revoked', 'a revoked key cannot be rotated');
+  const secret = generateSecret();
+  await setApiKeySecret(db, key.id, hashSecret(secret), secret.slice(-4), now);
+  return { key: { ...key, secret_hint: secret.slice(-4), rotated: now }, secret };
+}
+
+/** Revokes a key (see `managedKey` for who may). */
 export async function revokeKey(
   db: Kysely<InferenceDatabase>,
   account: Account | null,
   keyId: string,
   now = Date.now(),
 ) {
-  const key = await findApiKey(db, keyId);
-  if (!key) throw notFound('API key');
-  if (account && account.is_admin !== 1 && !(await roleIn(db, key.project_id, account.id)))
-    throw refused('only members of the project can revoke its keys');
+  const key = await managedKey(db, account, keyId);
   await revokeApiKey(db, keyId, now);
   return key;
 }

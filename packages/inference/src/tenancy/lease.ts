@@ -55,6 +55,12 @@ export class Lease {
     });
   }
 
+  /** Records a use in `window` that went past the lease (reserved in the database directly). */
+  used(window: number, now: number): void {
+    this.roll(window);
+    this.lastUse = now;
+  }
+
   /** Takes `need` from the lease if every dimension holds enough; nothing otherwise. */
   take(window: number, need: readonly number[], now: number): boolean {
     this.roll(window);
@@ -106,6 +112,14 @@ export class Lease {
     this.lastRefill = now;
   }
 
+  /**
+   * Whether the lease holds more than its share of what the database had left (requests gave back much
+   * more than they used): other processes should see it now rather than after the next sweep.
+   */
+  get hoarding(): boolean {
+    return this.held.some((h, i) => h > 0 && h > (this.headroom[i] ?? Number.POSITIVE_INFINITY) / LEASE_SHARE);
+  }
+
   /** Whether a dimension has fallen below half of its last refill: time to refill ahead of need. */
   get low(): boolean {
     return this.held.some((h, i) => h < (this.lastChunk[i] ?? 0) / 2);
@@ -116,6 +130,10 @@ export class Lease {
     if (this.held.every((h) => h === 0)) return undefined;
     const amounts = [...this.held];
     this.held.fill(0);
+    // What goes back is what the database will have left beyond this lease, as far as this process knows.
+    amounts.forEach((a, i) => {
+      this.headroom[i] = (this.headroom[i] ?? Number.POSITIVE_INFINITY) + a;
+    });
     return { window: this.window, amounts };
   }
 }

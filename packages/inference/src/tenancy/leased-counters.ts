@@ -53,6 +53,14 @@ export class LeasedCounters {
     return this.leases.get(id);
   }
 
+  /** What this process holds of `id` for `window` (windowed amounts of another window count as nothing). */
+  held(id: string, window: number): number[] {
+    const lease = this.leases.get(id);
+    return this.windowed.map((isWindowed, i) =>
+      !lease || (isWindowed && lease.currentWindow !== window) ? 0 : (lease.held[i] ?? 0),
+    );
+  }
+
   private leaseOf(id: string): Lease {
     let lease = this.leases.get(id);
     if (!lease) {
@@ -78,9 +86,30 @@ export class LeasedCounters {
     return (await this.store.lease(id, window, need, this.clock())) !== undefined;
   }
 
-  /** Puts back what a request did not use (see `Lease.give`). */
+  /**
+   * Whether `need` may fit: false only when what this process holds and what the database had left at its
+   * last refill are both known and together short of it.
+   */
+  mayFit(id: string, window: number, need: readonly number[]): boolean {
+    const lease = this.leases.get(id);
+    if (!lease || lease.currentWindow !== window) return true;
+    return need.every((n, i) => (lease.held[i] ?? 0) + (lease.headroom[i] ?? Number.POSITIVE_INFINITY) >= n);
+  }
+
+  /** Reserves `need` in the database directly, past the lease (a request fitted to what was read there). */
+  async reserve(id: string, window: number, need: readonly number[]): Promise<boolean> {
+    const now = this.clock();
+    const reserved = (await this.store.lease(id, window, need, now)) !== undefined;
+    // What the request gives back goes to this lease, so it must know the window.
+    if (reserved) this.leaseOf(id).used(window, now);
+    return reserved;
+  }
+
+  /** Puts back what a request did not use (see `Lease.give`); to the database at once when the lease is hoarding. */
   give(id: string, window: number, amounts: readonly number[]): void {
-    this.leaseOf(id).give(window, amounts);
+    const lease = this.leaseOf(id);
+    lease.give(window, amounts);
+    if (lease.hoarding && !lease.refilling) void this.giveBack(id, lease);
   }
 
   private async refill(id: string, lease: Lease, window: number, need: readonly number[]): Promise<boolean> {

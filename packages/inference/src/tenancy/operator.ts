@@ -25,15 +25,18 @@ import type { InferenceDatabase } from '../storage/schema.js';
 import { serviceRequests } from '../storage/service-requests.js';
 import { type Delivery, type NewAnnouncement, outboxEntries, postAnnouncement } from './announcements.js';
 import { invalid, notFound } from './errors.js';
-import { createKey, type NewKey, revokeKey } from './keys.js';
+import type { KeySettings } from './key-settings.js';
+import { createKey, editKey, type NewKey, revokeKey, rotateKey } from './keys.js';
 import { fromMicro } from './pricing.js';
-import {
-  approveServiceRequest,
-  creditProject,
-  rejectServiceRequest,
-  setLimitsOfProject,
-  topUpCredits,
-} from './resources.js';
+import { creditProject, setLimitsOfProject, topUpCredits } from './resources.js';
+import { approveServiceRequest, rejectServiceRequest } from './service-desk.js';
+
+/** A key named by its id, or by its project's name and its alias. */
+export interface KeyRef {
+  id?: string | undefined;
+  project?: string | undefined;
+  alias?: string | undefined;
+}
 
 /** The operator's commands (the `atrium inference …` CLI): names and emails instead of ids. */
 export class OperatorCommands {
@@ -103,9 +106,14 @@ export class OperatorCommands {
 
   async decide(requestId: number, operatorEmail: string, approve: boolean) {
     const operator = await this.account(operatorEmail);
-    if (approve) return approveServiceRequest(this.db, operator, requestId);
-    await rejectServiceRequest(this.db, operator, requestId);
-    return { rejected: requestId };
+    const decided = await (approve ? approveServiceRequest : rejectServiceRequest)(
+      this.db,
+      operator,
+      requestId,
+      Date.now(),
+      this.delivery,
+    );
+    return { ...decided, credits: fromMicro(decided.credits) };
   }
 
   /** Gives the project its resource (if needed) and converts node hours of its allocation into credits. */
@@ -150,7 +158,7 @@ export class OperatorCommands {
   }
 
   /** A key named by its id, or by its project and alias. */
-  private async keyId(ref: { id?: string | undefined; project?: string | undefined; alias?: string | undefined }) {
+  private async keyId(ref: KeyRef) {
     if (ref.id !== undefined) {
       if (!(await findApiKey(this.db, ref.id))) throw notFound(`key '${ref.id}'`);
       return ref.id;
@@ -170,14 +178,26 @@ export class OperatorCommands {
     return (await keysWithProjects(this.db, projectId)).map((k) => ({
       ...k,
       allowed_models: k.allowed_models === null ? null : (JSON.parse(k.allowed_models) as string[]),
-      state: k.revoked === null ? 'active' : 'revoked',
+      state: k.revoked !== null ? 'revoked' : k.expires !== null && k.expires <= Date.now() ? 'expired' : 'active',
     }));
   }
 
   /** Revokes a key: every gateway process refuses it within a second. */
-  async revokeKey(ref: { id?: string | undefined; project?: string | undefined; alias?: string | undefined }) {
+  async revokeKey(ref: KeyRef) {
     const key = await revokeKey(this.db, null, await this.keyId(ref));
     return { id: key.id, alias: key.alias, revoked: true };
+  }
+
+  /** Changes a key's alias and settings (those given; null clears one). */
+  async editKey(ref: KeyRef, settings: KeySettings, models: ReadonlySet<string>) {
+    const key = await editKey(this.db, null, await this.keyId(ref), settings, models);
+    return { id: key.id, alias: key.alias, edited: true };
+  }
+
+  /** Gives a key a new secret (shown once): same key, settings and history; the old secret is refused. */
+  async rotateKey(ref: KeyRef) {
+    const { key, secret } = await rotateKey(this.db, null, await this.keyId(ref));
+    return { id: key.id, alias: key.alias, secret };
   }
 
   /** Usage summed per key, project, model or day in a time range, optionally of one project, key or model. */

@@ -10,13 +10,6 @@ import {
   setResourceLimits,
 } from '../storage/resources.js';
 import type { InferenceDatabase } from '../storage/schema.js';
-import {
-  decideServiceRequest,
-  findServiceRequest,
-  insertServiceRequest,
-  type NewServiceRequest,
-  type ServiceRequest,
-} from '../storage/service-requests.js';
 import { insertTopUp } from '../storage/top-ups.js';
 import { conflict, invalid, notFound, refused } from './errors.js';
 import { toMicro } from './pricing.js';
@@ -31,12 +24,12 @@ const ASK_PI = "Only the project's principal investigator (PI) or deputy can do 
 export const managesResources = (role: Role | undefined, account: Account): boolean =>
   account.is_admin === 1 || role === 'pi' || role === 'deputy';
 
-function checkNodeHours(nodeHours: number): void {
+export function checkNodeHours(nodeHours: number): void {
   if (!Number.isFinite(nodeHours) || nodeHours <= 0)
     throw invalid('node hours must be a positive number', 'node_hours');
 }
 
-async function projectManagedBy(db: Kysely<InferenceDatabase>, projectId: string, account: Account) {
+export async function projectManagedBy(db: Kysely<InferenceDatabase>, projectId: string, account: Account) {
   const project = await findProject(db, projectId);
   if (!project) throw notFound('project');
   if (!managesResources(await roleIn(db, projectId, account.id), account)) throw refused(ASK_PI);
@@ -77,19 +70,6 @@ export async function createResourceInPortal(
   });
 }
 
-/** Path (b): a PI or deputy files a service-desk request (also how more credits are asked for later). */
-export async function fileServiceRequest(
-  db: Kysely<InferenceDatabase>,
-  account: Account,
-  input: Omit<NewServiceRequest, 'requestedBy'>,
-  now = Date.now(),
-) {
-  checkNodeHours(input.nodeHours);
-  if (input.text.trim() === '') throw invalid('the request text is empty', 'text');
-  await projectManagedBy(db, input.projectId, account);
-  return insertServiceRequest(db, { ...input, requestedBy: account.id }, now);
-}
-
 /**
  * Converts node hours of the project's allocation into credits at the rate in force, on its resource (created
  * if it has none yet). Run it inside a transaction.
@@ -106,43 +86,6 @@ export async function creditProject(
   const credits = await convertNodeHours(trx, resource.id, projectId, cluster, nodeHours, now);
   return { resourceId: resource.id, credits };
 }
-
-/** Marks an open request decided by an operator; all of `then` happens in the same transaction. */
-async function decide<T>(
-  db: Kysely<InferenceDatabase>,
-  operator: Account,
-  requestId: number,
-  status: 'approved' | 'rejected',
-  now: number,
-  then: (request: ServiceRequest, trx: Kysely<InferenceDatabase>) => Promise<T>,
-): Promise<T> {
-  if (operator.is_admin !== 1) throw refused('only operators decide service-desk requests');
-  return db.transaction().execute(async (trx) => {
-    const request = await findServiceRequest(trx, requestId);
-    if (!request) throw notFound('service request');
-    if (!(await decideServiceRequest(trx, requestId, status, operator.id, now)))
-      throw conflict('already_decided', `service request ${requestId} was already ${request.status}`);
-    return then(request, trx);
-  });
-}
-
-/** An operator approves a request: its node hours become credits at the rate in force now. All or nothing. */
-export const approveServiceRequest = (
-  db: Kysely<InferenceDatabase>,
-  operator: Account,
-  requestId: number,
-  now = Date.now(),
-) =>
-  decide(db, operator, requestId, 'approved', now, (request, trx) =>
-    creditProject(trx, request.project_id, request.cluster, request.node_hours, now),
-  );
-
-export const rejectServiceRequest = (
-  db: Kysely<InferenceDatabase>,
-  operator: Account,
-  requestId: number,
-  now = Date.now(),
-) => decide(db, operator, requestId, 'rejected', now, async () => undefined);
 
 /**
  * An operator adds credits directly (a top-up outside the node-hour conversion), recorded with who and when;

@@ -1,6 +1,8 @@
 import type { Logger } from '@atrium/core';
 import type { Kysely } from 'kysely';
+import { withoutOperator } from '../banner.js';
 import type { InferenceConfig, ModelConfig } from '../config.js';
+import { hasOperator } from '../storage/accounts.js';
 import type { InferenceDatabase } from '../storage/schema.js';
 import { Admission } from './admission.js';
 import { demoCredentials, ensureDemoData } from './demo.js';
@@ -26,9 +28,10 @@ export async function openTenancy(
 ): Promise<TenancyRuntime> {
   const demo = await ensureDemoData(db, config, new Set(models.map((m) => m.id)), clock());
   if (demo) demoCredentials.set(config, demo);
+  if (!(await hasOperator(db))) withoutOperator.add(config);
   const keys = new KeyStore(db, clock);
   const usage = await UsageRecorder.open(db, logger, usageJournalDir);
-  const admission = new Admission(db, keys, usage, logger, clock);
+  const admission = new Admission(db, keys, usage, logger, clock, config.tenancy);
   return {
     keys,
     admission,

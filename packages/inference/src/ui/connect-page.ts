@@ -1,4 +1,5 @@
 import type { ModelConfig } from '../config.js';
+import { baseAddresses, clientSnippets, KEY_VARIABLE } from './client-snippets.js';
 import { type Html, html } from './html.js';
 
 /** The response allowance suggested for coding clients: a client setting, not a server limit. */
@@ -13,41 +14,10 @@ export function allowancesOf(contextLength: number): { output: number; input: nu
   return { output, input: contextLength - output };
 }
 
-const snippets = (base: string, model: string, output: number) => ({
-  environment: `export OPENAI_BASE_URL=${base}/v1
-export OPENAI_API_KEY=<your key>`,
-  python: `from openai import OpenAI
-
-client = OpenAI(base_url="${base}/v1", api_key="<your key>")
-answer = client.chat.completions.create(
-    model="${model}",
-    max_tokens=${output},
-    messages=[{"role": "user", "content": "Hello"}],
-)
-print(answer.choices[0].message.content)`,
-  javascript: `import OpenAI from 'openai';
-
-const client = new OpenAI({ baseURL: '${base}/v1', apiKey: '<your key>' });
-const answer = await client.chat.completions.create({
-  model: '${model}',
-  max_tokens: ${output},
-  messages: [{ role: 'user', content: 'Hello' }],
-});
-console.log(answer.choices[0].message.content);`,
-  curl: `curl ${base}/v1/chat/completions \\
-  -H "Authorization: Bearer <your key>" -H 'content-type: application/json' \\
-  -d '{"model":"${model}","max_tokens":${output},"messages":[{"role":"user","content":"Hello"}]}'`,
-  anthropic: `# the base address without /v1
-export ANTHROPIC_BASE_URL=${base}
-export ANTHROPIC_AUTH_TOKEN=<your key>
-export ANTHROPIC_MODEL=${model}
-export CLAUDE_CODE_MAX_OUTPUT_TOKENS=${output}`,
-});
-
 /**
- * "Connect your client": per model its context length, input modalities and the allowances to configure,
- * then copy-paste settings for the OpenAI SDKs, curl and Anthropic-style tools, against `base` (the address
- * this page was reached at).
+ * "Connect your client": per model its context length, input modalities and the allowances to configure, the
+ * base address per client family, then copy-paste settings for coding agents and SDKs, against `base` (the
+ * address this page was reached at).
  */
 export function connectPage(models: readonly ModelConfig[], base: string): Html {
   if (models.length === 0) return html`<section><p>This key may use no model the gateway serves.</p></section>`;
@@ -56,7 +26,12 @@ export function connectPage(models: readonly ModelConfig[], base: string): Html 
     const { output, input } = allowancesOf(m.contextLength);
     return html`<tr data-model="${m.id}"><td><code>${m.id}</code></td><td>${m.contextLength}</td><td>${m.modalities.join(', ')}</td><td>${output}</td><td>${input}</td></tr>`;
   });
-  const example = snippets(base, first.id, allowancesOf(first.contextLength).output);
+  const example = clientSnippets({
+    base,
+    model: first.id,
+    context: first.contextLength,
+    output: allowancesOf(first.contextLength).output,
+  });
   const block = (title: string, id: string, text: string) =>
     html`<h3>${title}</h3><pre data-testid="${id}"><code>${text}</code></pre>`;
   return html`<section><h2>Models</h2>
@@ -66,11 +41,22 @@ allowance; ${SUGGESTED_OUTPUT_TOKENS} output tokens are suggested for coding cli
 server limit; at most half the context of a small model).</p>
 <table><thead><tr><th>Model</th><th>Context length</th><th>Input modalities</th><th>Output allowance</th><th>Input allowance</th></tr></thead>
 <tbody>${rows}</tbody></table></section>
-<section><h2>Settings</h2><p>API root: <code data-testid="api-root">${base}/v1</code>. Examples use <code>${first.id}</code>;
-replace <code>&lt;your key&gt;</code> by an API key of your project.</p>
+<section><h2>Base address</h2><p>API root: <code data-testid="api-root">${base}/v1</code>. Each client family expects one of two addresses:</p>
+<table data-testid="base-addresses"><thead><tr><th>Clients</th><th>Setting</th><th>Address</th></tr></thead><tbody>${baseAddresses(
+    base,
+  ).map(
+    (a) => html`<tr><td>${a.clients}</td><td><code>${a.setting}</code></td><td><code>${a.address}</code></td></tr>`,
+  )}</tbody></table></section>
+<section><h2>Settings</h2><p>Examples use <code>${first.id}</code> (context ${first.contextLength}); replace
+<code>&lt;your key&gt;</code> by an API key of your project, or set <code>${KEY_VARIABLE}</code> to it where a snippet reads it.</p>
+${block('Claude Code', 'claude-code', example.claudeCode)}
+${block('codex', 'codex', example.codex)}
+${block('opencode (opencode.json)', 'opencode', example.opencode)}
+${block('Vercel AI SDK', 'ai-sdk', example.aiSdk)}
+${block('LangChain JS', 'langchain', example.langchain)}
 ${block('Environment (OpenAI SDKs read these)', 'environment', example.environment)}
 ${block('OpenAI Python SDK', 'python', example.python)}
 ${block('OpenAI Node SDK', 'javascript', example.javascript)}
-${block('curl', 'curl', example.curl)}
-${block('Anthropic-style tools (Claude Code, the Anthropic SDK)', 'anthropic', example.anthropic)}</section>`;
+${block('Anthropic SDK (TypeScript)', 'anthropic-sdk', example.anthropicSdk)}
+${block('curl', 'curl', example.curl)}</section>`;
 }

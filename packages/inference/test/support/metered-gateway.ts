@@ -3,12 +3,12 @@ import { listen, silentLogger } from '@atrium/core/testing';
 import type { FastifyInstance } from 'fastify';
 import { buildInferenceApp, inferenceConfigSchema, openInferenceDatabase } from '../../src/index.js';
 import { findApiKey } from '../../src/storage/api-keys.js';
-import { type MeteringUpstream, startMeteringUpstream } from './metering-upstream.js';
+import { METERED_CONTEXT, type MeteringUpstream, startMeteringUpstream } from './metering-upstream.js';
 import { seedTenant, type TenantOptions } from './tenancy.js';
 
-/** The served model: 4,096 tokens of context, images, embeddings, tools. */
+/** The served model: 4,096 tokens of context (`METERED_CONTEXT`), images, embeddings, tools. */
 export const METERED_MODEL = 'acme/metered';
-export const METERED_CONTEXT = 4096;
+export { METERED_CONTEXT };
 
 export interface MeteredGateway {
   app: FastifyInstance;

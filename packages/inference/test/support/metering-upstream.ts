@@ -1,12 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type FixedUpstream, startFixedUpstream } from './fixed-upstream.js';
 
+/** The context length of the model this upstream serves. */
+export const METERED_CONTEXT = 4096;
 /** A prompt word that makes the upstream report no usage at all, as servers that ignore `stream_options` do. */
 export const NO_USAGE = 'no-usage';
 /** A prompt word that makes the upstream report 100,000 prompt tokens, more than any test request reserves. */
 export const OVER_REPORT = 'over-report';
 /** A prompt word that makes a stream send its first chunk and then hold the connection open. */
 export const HOLD = 'hold-open';
+/** `answer-tokens:N` in a prompt: each choice ends by itself (`stop`) after N tokens, unless its cap comes first. */
+const ANSWER = /answer-tokens:(\d+)/;
+export const answerOf = (tokens: number) => `answer-tokens:${tokens}`;
 
 type Body = Record<string, unknown> & { messages?: unknown[]; input?: unknown; n?: number | null };
 
@@ -35,7 +40,7 @@ export interface MeteringUpstream extends FixedUpstream {
 
 /**
  * A vLLM-like upstream that meters like one: `n` choices that each use all of `max_completion_tokens` /
- * `max_tokens` (50 without), summed usage on the final stream chunk and, when asked, on every chunk;
+ * `max_tokens` (what the context leaves without; fewer when the prompt names its answer's length, see `answerOf`), summed usage on the final stream chunk and, when asked, on every chunk;
  * embeddings and `/tokenize` counted from their input.
  */
 export async function startMeteringUpstream(): Promise<MeteringUpstream> {
@@ -48,7 +53,7 @@ export async function startMeteringUpstream(): Promise<MeteringUpstream> {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(value));
     };
-    if (request.url === '/tokenize') return json({ count: promptTokens(body), max_model_len: 4096 });
+    if (request.url === '/tokenize') return json({ count: promptTokens(body), max_model_len: METERED_CONTEXT });
     const reports = !text.includes(NO_USAGE);
     if (request.url === '/v1/embeddings') {
       const prompt = embeddingTokens(body.input);
@@ -60,8 +65,12 @@ export async function startMeteringUpstream(): Promise<MeteringUpstream> {
       });
     }
     const choices = body.n ?? 1;
-    const perChoice = (body.max_completion_tokens ?? body.max_tokens ?? 50) as number;
     const prompt = text.includes(OVER_REPORT) ? 100_000 : promptTokens(body);
+    // As vLLM: without a limit, what the context leaves.
+    const cap = (body.max_completion_tokens ?? body.max_tokens ?? Math.max(0, METERED_CONTEXT - prompt)) as number;
+    const answer = ANSWER.exec(text);
+    const perChoice = answer ? Math.min(cap, Number(answer[1])) : cap;
+    const finish = perChoice < cap ? 'stop' : 'length';
     const usage = { prompt_tokens: prompt, completion_tokens: choices * perChoice, total_tokens: 0 };
     usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
     if (reports) reported.push(usage.total_tokens);
@@ -75,7 +84,7 @@ export async function startMeteringUpstream(): Promise<MeteringUpstream> {
         choices: indices.map((index) => ({
           index,
           message: { role: 'assistant', content: 'ok' },
-          finish_reason: 'length',
+          finish_reason: finish,
         })),
         ...(reports ? { usage } : {}),
       });
@@ -94,7 +103,7 @@ export async function startMeteringUpstream(): Promise<MeteringUpstream> {
     if (text.includes(HOLD)) return;
     response.end(
       chunk(
-        indices.map((index) => ({ index, delta: {}, finish_reason: 'length' })),
+        indices.map((index) => ({ index, delta: {}, finish_reason: finish })),
         running,
       ) +
         (reports && options.include_usage ? chunk([], { usage }) : '') +

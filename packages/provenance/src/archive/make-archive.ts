@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Shape, ShapedGraph } from './shaped-graph.js';
 import { AiidaSqliteWriter } from './sqlite-writer.js';
 import {
   type GraphSink,
@@ -37,25 +38,38 @@ function fixedRows(writer: AiidaSqliteWriter): void {
   }
 }
 
+/** `repository_metadata` of files given by path (`dir/name` → nested directories). */
+function repositoryTree(files: Record<string, string>): Record<string, unknown> {
+  const root: { o: Record<string, unknown> } = { o: {} };
+  for (const [path, k] of Object.entries(files)) {
+    const parts = path.split('/');
+    let dir = root;
+    for (const part of parts.slice(0, -1)) {
+      dir.o[part] ??= { o: {} };
+      dir = dir.o[part] as typeof root;
+    }
+    dir.o[parts[parts.length - 1] as string] = { k };
+  }
+  return Object.keys(root.o).length ? root : {};
+}
+
 /** Feeds the generated graph into the writer; repository contents are collected for the zip. */
 function writerSink(writer: AiidaSqliteWriter, objects: Map<string, Buffer>): GraphSink & { links: number } {
   const sink = {
     links: 0,
     node(n: SyntheticNode) {
-      const files = Object.entries(n.repository);
-      const repository = files.length ? { o: Object.fromEntries(files.map(([name, k]) => [name, { k }])) } : {};
-      writer.node({ ...n, description: '', mtime: n.ctime, repository_metadata: repository });
+      writer.node({ ...n, description: '', mtime: n.ctime, repository_metadata: repositoryTree(n.repository) });
     },
     link(input: number, output: number, label: string, type: string) {
       sink.links++;
       writer.link(input, output, label, type);
     },
-    log: (nodeId: number, time: string, message: string) =>
+    log: (nodeId: number, time: string, message: string, levelname = 'REPORT') =>
       writer.log({
         uuid: randomUUID(),
         time,
         loggername: 'aiida.orm.nodes.process.workflow.workchain.WorkChainNode',
-        levelname: 'REPORT',
+        levelname,
         dbnode_id: nodeId,
         message,
         metadata: {},
@@ -78,8 +92,15 @@ export async function zipArchive(path: string, dbPath: string, objects: Map<stri
   await zip.finish();
 }
 
-/** `atrium provenance make-archive`: a synthetic graph of about `nodes` nodes as a main_0001 `.aiida` archive. */
-export async function makeArchive(path: string, nodes: number, seed = 42): Promise<MadeArchive> {
+/**
+ * `atrium provenance make-archive`: a synthetic graph of about `nodes` nodes as a main_0001 `.aiida` archive,
+ * or, with `shapes`, `count` instances of each chosen shape (see {@link SHAPES}).
+ */
+export async function makeArchive(
+  path: string,
+  size: { nodes: number } | { shapes: readonly Shape[]; count: number },
+  seed?: number,
+): Promise<MadeArchive> {
   const scratch = mkdtempSync(join(tmpdir(), 'atrium-make-archive-'));
   try {
     const dbPath = join(scratch, 'db.sqlite3');
@@ -88,7 +109,11 @@ export async function makeArchive(path: string, nodes: number, seed = 42): Promi
     const sink = writerSink(writer, objects);
     const written = writer.transaction(() => {
       fixedRows(writer);
-      return new SyntheticGraph(sink, nodes, seed).generate();
+      const graph =
+        'nodes' in size
+          ? new SyntheticGraph(sink, size.nodes, seed)
+          : new ShapedGraph(sink, size.shapes, size.count, seed);
+      return graph.generate();
     });
     writer.close();
     await zipArchive(path, dbPath, objects);

@@ -26,7 +26,7 @@ export interface SyntheticNode {
 export interface GraphSink {
   node(node: SyntheticNode): void;
   link(inputId: number, outputId: number, label: string, type: string): void;
-  log(nodeId: number, time: string, message: string): void;
+  log(nodeId: number, time: string, message: string, levelname?: string): void;
   comment(nodeId: number, time: string, content: string): void;
   member(groupId: number, nodeId: number): void;
   /** A repository object (content addressed by its sha256); called once per distinct content. */
@@ -61,7 +61,7 @@ const ELEMENTS = [
 ];
 
 /** mulberry32: a tiny seeded PRNG so the same `--nodes` always gives the same archive. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -72,7 +72,7 @@ function prng(seed: number): () => number {
   };
 }
 
-function formatTime(ms: number): string {
+export function formatTime(ms: number): string {
   const iso = new Date(ms).toISOString();
   return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000`;
 }

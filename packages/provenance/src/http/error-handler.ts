@@ -9,7 +9,7 @@ const QUERY_CANCELED = '57014';
 type Overload = HttpProblem & { retryAfter?: string };
 
 /** Statements stopped at the deadline or refused by a full queue: 503, whatever the backend. */
-function overloadProblem(error: Error & { code?: unknown }, timeoutMs: number): Overload | undefined {
+export function overloadProblem(error: Error & { code?: unknown }, timeoutMs: number): Overload | undefined {
   if (error instanceof QueryTimeoutError || error.code === QUERY_CANCELED) {
     return {
       status: 503,
@@ -36,8 +36,16 @@ function frames(error: Error): string | undefined {
     .join('\n');
 }
 
+/**
+ * The reference's error handler (`App.error_handler` in restapi/api.py) answers with a fresh `jsonify` response:
+ * whatever a route had set (`X-Total-Count`, `Link`, and the `Access-Control-Expose-Headers` only
+ * `Utils.build_headers` adds) is gone, and flask-cors adds `Access-Control-Allow-Origin` alone.
+ */
+const ENVELOPE_HEADERS = ['x-total-count', 'link', 'access-control-expose-headers', 'content-disposition'];
+
 function send(problem: Overload, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const formatted = formatProvenanceError(problem, request);
+  for (const name of ENVELOPE_HEADERS) reply.removeHeader(name);
   if (problem.retryAfter) reply.header('retry-after', problem.retryAfter);
   return reply.code(formatted.statusCode).type('application/json').send(formatted.body);
 }

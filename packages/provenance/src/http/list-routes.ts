@@ -1,7 +1,7 @@
 import type { Row } from '../storage/aiida/entities.js';
 import { listEntities } from '../storage/aiida/entities.js';
 import { inputError, URL_NOT_FOUND } from '../wire/errors.js';
-import type { Condition } from '../wire/full-type.js';
+import { type Condition, fullTypeFilter } from '../wire/full-type.js';
 import { listQuery } from '../wire/list-query.js';
 import { nodeRecord } from '../wire/node-records.js';
 import { linkHeader, pageWindow, validateRequest } from '../wire/pagination.js';
@@ -34,7 +34,8 @@ async function selectedId(
     return { id: pk, where: [{ column: 'id', op: '==', value: pk }] };
   }
   const segment = idSegment(call);
-  if (params.filters.length || params.fullType !== undefined) throw inputError(FILTERS_WITH_ID);
+  const fullType = resource === NODES ? fullTypeFilter(params.fullType) : undefined;
+  if (params.filters.length || fullType) throw inputError(FILTERS_WITH_ID);
   const row = await resolveUuid(call, resource, segment);
   return { id: segment, where: [{ column: 'id', op: '==', value: row.id as number }] };
 }

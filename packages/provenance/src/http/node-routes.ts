@@ -1,4 +1,3 @@
-import { HttpError } from '@atrium/core';
 import type { Row } from '../storage/aiida/entities.js';
 import {
   computerLabels,
@@ -10,15 +9,18 @@ import {
   listLinks,
   type NodeContent,
 } from '../storage/aiida/nodes.js';
-import { inputError, notAvailable } from '../wire/errors.js';
+import { downloadFormatsFor } from '../wire/download-formats.js';
+import { inputError } from '../wire/errors.js';
+import { fullTypeFilter } from '../wire/full-type.js';
 import { listQuery } from '../wire/list-query.js';
 import { buildNamespaceTree } from '../wire/namespace-tree.js';
 import { nodeRecord, pickExisting } from '../wire/node-records.js';
-import { DOWNLOAD_FORMATS, derivedProperties, treeDescription } from '../wire/node-types.js';
-import { pageWindow, validateRequest } from '../wire/pagination.js';
+import { derivedProperties, treeDescription } from '../wire/node-types.js';
+import { pageWindow, treeLimit, validateRequest } from '../wire/pagination.js';
 import { PROJECTABLE_PROPERTIES } from '../wire/projectable.js';
 import type { RequestParams } from '../wire/request-params.js';
 import { NODES } from '../wire/resources.js';
+import { referenceUserFilter } from '../wire/user-filter.js';
 import {
   type ApiCall,
   type Handler,
@@ -33,7 +35,7 @@ import { FILTERS_WITH_ID, pagedLink } from './list-routes.js';
 /** Loads the node named by the path (uuid prefix), refusing filters as the reference does. */
 export async function nodeFromPath(call: ApiCall, params: RequestParams): Promise<NodeContent> {
   const segment = idSegment(call);
-  if (params.filters.length || params.fullType !== undefined) throw inputError(FILTERS_WITH_ID);
+  if (params.filters.length || fullTypeFilter(params.fullType)) throw inputError(FILTERS_WITH_ID);
   const row = await resolveUuid(call, NODES, segment);
   const node = await getNodeById(call.source.store, row.id as number);
   if (!node) throw inputError(`either no object's id starts with '${segment}'`);
@@ -47,19 +49,15 @@ export const projectableHandler =
     return sendEnvelope(call, resource, PROJECTABLE_PROPERTIES[resource], null, { totalCount: 1 });
   };
 
-/** `?user=<pk>` is the only filter statistics and full_types_count understand (others: 500 `'user'`). */
-function userFilter(params: RequestParams): number | undefined {
-  let user: number | undefined;
-  for (const f of params.filters) {
-    if (f.column !== 'user') throw new HttpError(500, 'aiida_error', "'user'");
-    if (f.op !== '==') throw new HttpError(500, 'aiida_error', "'=='");
-    user = Number(f.value);
-  }
-  return user;
+/** `Node.get`: every nodes endpoint validates paging keys first (`perpage` needs `/page/`, …). */
+function nodesParams(call: ApiCall): RequestParams {
+  const params = queryParams(call);
+  validateRequest(params, undefined, false);
+  return params;
 }
 
 export const statisticsHandler: Handler = async (call) => {
-  const user = userFilter(queryParams(call));
+  const user = referenceUserFilter(nodesParams(call).filterFields);
   const [types, days] = await Promise.all([
     countNodeTypes(call.source.store, user),
     countNodesByDay(call.source.store, user),
@@ -77,23 +75,14 @@ export const statisticsHandler: Handler = async (call) => {
 export const fullTypesHandler =
   (withCounter: boolean): Handler =>
   async (call) => {
-    const params = queryParams(call);
-    const user = withCounter ? userFilter(params) : undefined;
+    const params = nodesParams(call);
+    const user = withCounter ? referenceUserFilter(params.filterFields) : undefined;
     const types = await countNodeTypes(call.source.store, user);
     return sendEnvelope(call, 'nodes', buildNamespaceTree(types, withCounter), null, { totalCount: 0 });
   };
 
 export const downloadFormatsHandler: Handler = async (call) => {
-  const { fullType } = queryParams(call);
-  let data: Record<string, string[]> = DOWNLOAD_FORMATS;
-  if (fullType !== undefined) {
-    const [nodeType = '', processType] = fullType.split('|');
-    if (processType === undefined || !nodeType.endsWith('.')) throw inputError(`The full type ${fullType} is invalid.`);
-    if (processType !== '' || !nodeType.startsWith('data.')) {
-      throw notAvailable('The download formats for this node type are not available.');
-    }
-    data = { [fullType]: DOWNLOAD_FORMATS[fullType] ?? [] };
-  }
+  const data = downloadFormatsFor(nodesParams(call).fullType);
   return sendEnvelope(call, 'nodes', data, null, { totalCount: 0 });
 };
 
@@ -171,18 +160,19 @@ function treeRecord(row: Row, computers: Map<number, string>): Row {
 const TREE_COLUMNS = ['id', 'uuid', 'node_type', 'label', 'ctime', 'mtime', 'attributes', 'dbcomputer_id'];
 
 export const treeHandler: Handler = async (call) => {
-  const params = queryParams(call);
+  const params = nodesParams(call);
   const segment = idSegment(call);
   const found = await resolveUuid(call, NODES, segment);
   const node = await getNodeById(call.source.store, found.id as number);
   if (!node) throw inputError(`either no object's id starts with '${segment}'`);
+  const [inLimit, outLimit] = [treeLimit(params.inLimit), treeLimit(params.outLimit)];
   const store = call.source.store;
   const everything = { where: { and: [] }, orderby: [{ column: 'id', descending: false }] };
   const side = (direction: LinkDirection, limit: number | undefined) =>
     listLinks(store, node.id, direction, TREE_COLUMNS, everything, () => ({ limit }));
   const [incoming, outgoing, computers] = await Promise.all([
-    side('incoming', params.inLimit),
-    side('outgoing', params.outLimit),
+    side('incoming', inLimit),
+    side('outgoing', outLimit),
     computerLabels(store),
   ]);
   const record = (row: Row) => treeRecord(row, computers);

@@ -15,10 +15,13 @@ const REASONS: Record<number, string> = {
 
 /**
  * App-wide reply rules (they also cover core's error and not-found replies): JSON is sent as plain
- * `application/json` without a charset, and status lines carry upper-case reasons.
+ * `application/json` without a charset, and status lines carry upper-case reasons. Only answers built by
+ * `Utils.build_headers` expose headers to browsers, and those always carry `X-Total-Count`: flask-cors,
+ * configured without `expose_headers`, adds none to errors, unknown routes, preflights or file downloads.
  */
 export function replyConventions(app: FastifyInstance): void {
   app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('x-total-count')) reply.removeHeader('access-control-expose-headers');
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json'))
       reply.header('content-type', 'application/json');

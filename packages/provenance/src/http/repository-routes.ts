@@ -1,7 +1,7 @@
+import { exportClassOf, loadNodeClass } from '../wire/download-formats.js';
 import { inputError, notAvailable, validationError } from '../wire/errors.js';
-import { fullTypeOf } from '../wire/full-type.js';
-import { DOWNLOAD_FORMATS, isProcess } from '../wire/node-types.js';
 import { validateRequest } from '../wire/pagination.js';
+import { pyStr } from '../wire/python-values.js';
 import { fileKey, listDirectory } from '../wire/repository-tree.js';
 import { type ApiCall, type Handler, queryParams, sendEnvelope } from './api-call.js';
 import { EXPORTERS, UNSERVED } from './exporters.js';
@@ -41,6 +41,8 @@ export const repoContentsHandler: Handler = async (call) => {
   return sendObject(call, key, params.filename);
 };
 
+const SINGLE_FILE_CLASSES = new Set(['SinglefileData', 'CifData', 'UpfData']);
+
 const DOWNLOAD_HINT = 'The available download formats can be queried using the /nodes/download_formats/ endpoint.';
 
 export const downloadHandler =
@@ -49,13 +51,16 @@ export const downloadHandler =
     const params = queryParams(call);
     validateRequest(params, undefined, false);
     const node = await nodeFromPath(call, params);
-    if (isProcess(node.node_type)) throw notAvailable('This endpoint is not available for Process nodes.');
-    const format = params.downloadFormat;
-    if (format === undefined) throw inputError(`Please specify the download format. ${DOWNLOAD_HINT}`);
-    const fullType = fullTypeOf(node.node_type, '');
-    if (!(DOWNLOAD_FORMATS[fullType] ?? []).includes(format)) {
-      throw inputError(`The format ${format} is not supported. ${DOWNLOAD_HINT}`);
+    const loaded = exportClassOf(node.node_type);
+    if (!loaded) throw notAvailable('This endpoint is not available for Process nodes.');
+    const requested = params.downloadFormat;
+    if (requested === undefined) throw inputError(`Please specify the download format. ${DOWNLOAD_HINT}`);
+    // `download_format in node.get_export_formats()`: only a string can be one of them.
+    const format = typeof requested === 'string' ? requested : undefined;
+    if (format === undefined || !loaded.formats.includes(format)) {
+      throw inputError(`The format ${pyStr(requested)} is not supported. ${DOWNLOAD_HINT}`);
     }
+    const { fullType } = loaded;
     const exporter = EXPORTERS[fullType]?.[format];
     if (!exporter) {
       const served = Object.keys(EXPORTERS[fullType] ?? {});
@@ -65,7 +70,9 @@ export const downloadHandler =
       );
     }
     const content = await exporter(node, call, aiidaVersion);
-    const filename = typeof node.attributes.filename === 'string' ? node.attributes.filename : `${node.uuid}.${format}`;
+    // `node.filename` exists on SinglefileData and its subclasses (CifData, UpfData) only (DataTranslator).
+    const named = SINGLE_FILE_CLASSES.has(loadNodeClass(node.node_type));
+    const filename = named ? String(node.attributes.filename ?? 'None') : `${node.uuid}.${format}`;
     if (!params.download) {
       const data = { download: { data: content, filename, status: 200 } };
       return sendEnvelope(call, 'nodes', data, call.params.id ?? null, { totalCount: 1 });

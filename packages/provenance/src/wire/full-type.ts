@@ -1,4 +1,6 @@
 import { internalError } from './errors.js';
+import { pyTruthy, pyTypeName } from './python-values.js';
+import type { FieldValue } from './query-string.js';
 import type { ColumnFilter } from './request-params.js';
 
 /** A boolean combination of column conditions, compiled to SQL by the storage layer. */
@@ -61,4 +63,16 @@ export function fullTypeCondition(fullType: string): Condition {
     conditions.push({ column: 'process_type', op: '==', value: processType });
   }
   return { and: conditions };
+}
+
+/**
+ * The `full_type` query key as `NodeTranslator.set_query` applies it: only when truthy, and `validate_full_type`'s
+ * `type_check(full_type, str)` raises `TypeError` (HTTP 500) for numbers, booleans and lists.
+ */
+export function fullTypeFilter(value: FieldValue | undefined): Condition | undefined {
+  if (value === undefined || !pyTruthy(value)) return undefined;
+  if (typeof value !== 'string') {
+    throw internalError(`Got object of type '<class '${pyTypeName(value)}'>', expecting '<class 'str'>'`);
+  }
+  return fullTypeCondition(value);
 }

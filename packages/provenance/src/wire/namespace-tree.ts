@@ -1,3 +1,4 @@
+import { entryPointOf } from './download-formats.js';
 import { fullTypeOf } from './full-type.js';
 
 /** One distinct (node_type, process_type) pair of the database and, when counting, its number of nodes. */
@@ -35,26 +36,6 @@ const PROCESS_TEMPLATES: [prefix: string, template: string][] = [
   ['process.workflow.workfunction.', 'process.workflow.workfunction.WorkFunctionNode.|{group}:{rest}.%'],
   ['process.workflow.workchain.', 'process.workflow.workchain.WorkChainNode.|{group}:{rest}.%'],
 ];
-
-const ENTRY_POINT_GROUPS = new Set([
-  'aiida.calculations',
-  'aiida.workflows',
-  'aiida.data',
-  'aiida.parsers',
-  'aiida.schedulers',
-  'aiida.transports',
-  'aiida.node',
-  'aiida.groups',
-  'aiida.tools.calculations',
-  'aiida.tools.data.orbitals',
-  'aiida.tools.dbimporters',
-  'aiida.storage',
-  'aiida.orm',
-  'aiida.brokers',
-  'aiida.cmdline.computer.configure',
-  'aiida.cmdline.data',
-  'aiida.cmdline.data.structure.import',
-]);
 
 function inferFullType(path: string): string {
   const p = path.startsWith('node.') ? path.slice('node.'.length) : path;
@@ -128,16 +109,12 @@ class Namespace {
   }
 }
 
-function isEntryPoint(processType: string): boolean {
-  const colon = processType.indexOf(':');
-  return colon > 0 && ENTRY_POINT_GROUPS.has(processType.slice(0, colon));
-}
-
 function leafOf(type: TypeCount): { namespace: string; label: string } | undefined {
   const parts = rsplit(type.nodeType, 2);
   if (type.processType) {
-    if (isEntryPoint(type.processType)) {
-      const name = type.processType.slice(type.processType.indexOf(':') + 1);
+    const entryPoint = entryPointOf(type.processType);
+    if (entryPoint) {
+      const [, name] = entryPoint;
       return { label: name.slice(name.lastIndexOf('.') + 1), namespace: [...parts.slice(0, -2), name].join('.') };
     }
     return {

@@ -1,3 +1,4 @@
+import { loadNodeClass } from './download-formats.js';
 import { dimensionality, hillFormula, structureOf } from './structure.js';
 
 type Json = Record<string, unknown>;
@@ -45,12 +46,27 @@ export function derivedProperties(nodeType: string, attributes: Json): Json {
   }
 }
 
-/** `node.get_description()` as shown in `links/tree` (not the description column). */
+const CALC_JOB_STATES = new Set([
+  'uploading',
+  'submitting',
+  'withscheduler',
+  'stashing',
+  'unstashing',
+  'retrieving',
+  'parsing',
+]);
+
+/**
+ * `node.get_description()` as shown in `links/tree` (not the description column), by the class the node
+ * loads as and what it inherits: BandsData is a KpointsData, InstalledCode, ContainerizedCode and PortableCode
+ * are Codes (with their own `full_label`), a CalcJobNode shows a valid `CalcJobState` only.
+ */
 export function treeDescription(nodeType: string, attributes: Json, label: string, computer?: string): string {
-  switch (classNameOf(nodeType)) {
+  switch (loadNodeClass(nodeType)) {
     case 'StructureData':
       return hillFormula(structureOf(attributes));
-    case 'KpointsData': {
+    case 'KpointsData':
+    case 'BandsData': {
       const mesh = kpointsMesh(attributes);
       if (mesh) {
         const [o0 = 0, o1 = 0, o2 = 0] = mesh.offset;
@@ -60,39 +76,15 @@ export function treeDescription(nodeType: string, attributes: Json, label: strin
       return `(Path of ${shape?.[0] ?? 0} kpts)`;
     }
     case 'CalcJobNode':
-      return typeof attributes.state === 'string' ? attributes.state : '';
+      return typeof attributes.state === 'string' && CALC_JOB_STATES.has(attributes.state) ? attributes.state : '';
     case 'Code':
-      return computer ? `${label}@${computer}` : label;
+      return `${label}@${computer ?? 'repository'}`;
+    case 'InstalledCode':
+    case 'ContainerizedCode':
+      return `${label}@${computer}`;
+    case 'PortableCode':
+      return label;
     default:
       return '';
   }
 }
-
-/** `get_all_download_formats()` of the reference (aiida-core 2.x entry points). */
-export const DOWNLOAD_FORMATS: Record<string, string[]> = {
-  'data.core.array.ArrayData.|': ['json'],
-  'data.core.array.bands.BandsData.|': [
-    'agr',
-    'agr_batch',
-    'dat_blocks',
-    'dat_multicolumn',
-    'gnuplot',
-    'json',
-    'mpl_pdf',
-    'mpl_png',
-    'mpl_singlefile',
-    'mpl_withjson',
-  ],
-  'data.core.array.kpoints.KpointsData.|': ['json'],
-  'data.core.array.projection.ProjectionData.|': ['json'],
-  'data.core.array.trajectory.TrajectoryData.|': ['cif', 'json', 'xsf'],
-  'data.core.array.xy.XyData.|': ['json'],
-  'data.core.cif.CifData.|': ['cif'],
-  'data.core.code.Code.|': ['yaml', 'yml'],
-  'data.core.code.abstract.AbstractCode.|': ['yaml', 'yml'],
-  'data.core.code.containerized.ContainerizedCode.|': ['yaml', 'yml'],
-  'data.core.code.installed.InstalledCode.|': ['yaml', 'yml'],
-  'data.core.code.portable.PortableCode.|': ['yaml', 'yml'],
-  'data.core.structure.StructureData.|': ['chemdoodle', 'cif', 'xsf', 'xyz'],
-  'data.core.upf.UpfData.|': ['json', 'upf'],
-};

@@ -1,4 +1,6 @@
 import { inputError, internalError, validationError } from './errors.js';
+import { pyInt, pyIntInstance } from './python-values.js';
+import type { FieldValue } from './query-string.js';
 import type { RequestParams } from './request-params.js';
 
 export const LIMIT_DEFAULT = 400;
@@ -28,19 +30,31 @@ export interface Window {
   pages?: { prev?: number; next?: number; first: number; last: number };
 }
 
-/** `Utils.paginate` / `set_limit_offset`: the rows to fetch, given the total row count. */
+/** Negative values reach the database in the reference (SQLite then returns every row): refused here. */
+function notNegative(value: number): number {
+  if (value < 0) throw validationError('limit, offset and perpage cannot be negative');
+  return value;
+}
+
+/**
+ * `Utils.paginate` / `BaseTranslator.set_limit_offset`: the rows to fetch, given the total row count. Values are
+ * converted with Python's `int()` there, after the count: `limit="5"` and `limit=5.7` are 5, `limit=true` is 1.
+ */
 export function pageWindow(params: RequestParams, page: number | undefined, total: number): Window {
-  // The reference passes negative values to the database (SQLite then returns every row): refuse them.
-  for (const value of [params.limit, params.offset, params.perpage]) {
-    if (value !== undefined && value < 0) throw validationError('limit, offset and perpage cannot be negative');
-  }
   if (page === undefined) {
-    const limit = params.limit ?? LIMIT_DEFAULT;
+    const limit =
+      params.limit === undefined ? LIMIT_DEFAULT : notNegative(pyInt(params.limit, 'Limit value must be an integer'));
     if (limit > LIMIT_DEFAULT) throw validationError(`Limit and perpage cannot be bigger than ${LIMIT_DEFAULT}`);
-    return { limit, offset: params.offset };
+    if (params.offset === undefined) return { limit, offset: undefined };
+    const offset = notNegative(pyInt(params.offset, 'Offset value must be an integer'));
+    // Offsets reach SQL as integers: a double past 2^53 is not one any more.
+    if (offset > Number.MAX_SAFE_INTEGER)
+      throw validationError(`Offset cannot be bigger than ${Number.MAX_SAFE_INTEGER}`);
+    return { limit, offset };
   }
-  const perpage = params.perpage ?? PERPAGE_DEFAULT;
-  if (perpage === 0) throw internalError('division by zero');
+  const perpage =
+    params.perpage === undefined ? PERPAGE_DEFAULT : notNegative(pyInt(params.perpage, 'perpage must be an integer'));
+  if (perpage === 0 && total > 0) throw internalError('division by zero');
   const last = total === 0 ? 1 : Math.ceil(total / perpage);
   if (page < 1 || page > last) throw inputError(`Non existent page requested. The page range is [1 : ${last}]`);
   if (perpage > LIMIT_DEFAULT) throw validationError(`Limit and perpage cannot be bigger than ${LIMIT_DEFAULT}`);
@@ -75,4 +89,16 @@ export function linkHeader(fullUrl: string, pages: NonNullable<Window['pages']>)
     header += `<${[...base, 'page', String(n)].join('/')}${suffix}>; rel=${rel}, `;
   }
   return header;
+}
+
+/**
+ * `links/tree`'s `in_limit`/`out_limit` go to `QueryBuilder.limit` unconverted, which takes Python ints only
+ * (booleans are ints: `true` is 1) and raises `TypeError` (HTTP 500) for anything else; a negative limit
+ * is no limit on SQLite.
+ */
+export function treeLimit(value: FieldValue | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const limit = pyIntInstance(value);
+  if (limit === undefined) throw internalError('The limit has to be an integer, or None');
+  return limit < 0 || limit > Number.MAX_SAFE_INTEGER ? undefined : limit;
 }

@@ -19,7 +19,13 @@ export interface DatetimeValue {
   precision: number;
 }
 
-export type Scalar = string | number | boolean | DatetimeValue;
+/** A number pyparsing reads as a Python `float` (`2.0`, `1e3`): integers and floats behave apart in the reference. */
+export interface FloatValue {
+  kind: 'float';
+  value: number;
+}
+
+export type Scalar = string | number | boolean | DatetimeValue | FloatValue;
 export type FieldValue = Scalar | Scalar[];
 
 export interface QueryField {
@@ -33,7 +39,7 @@ const KEY = /[A-Za-z_][A-Za-z0-9_-]*/y;
 const WORD = /[+-]?[A-Za-z_][A-Za-z0-9_-]*/y;
 const NUMBER = /[+-]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?/y;
 const DATETIME =
-  /(\d{4})-(\d{2})-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2}))?)?)?(?:([+-])(\d{2})(?::(\d{2}))?)?(?=&|,|$)/y;
+  /(\d{4})-(\d{2})-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2}))?)?)?(?:([+-])(\d{2})(?::(\d{2}))?)?(?=&|$)/y;
 
 const WRONG_TIME_FORMAT =
   'time value has wrong format. The right format is <date>T<time><offset>, where <date> is expressed as [YYYY]-[MM]-[DD], <time> is expressed as [HH]:[MM]:[SS], <offset> is expressed as +/-[HH]:[MM] given with respect to UTC';
@@ -57,24 +63,31 @@ function parseError(expected: string, text: string, at: number): QueryStringErro
   );
 }
 
+/**
+ * `validate_time`: `datetime.fromisoformat` (Python ≥ 3.11) of the matched text. Without a time, the shift's sign
+ * is read as the date/time separator and the shift as the time (`2019-04-23+02:00` is 02:00, naive, so UTC);
+ * an offset may be anything under 24 hours (`+02:60` is +03:00). Precision: `len(text.replace('T', ':').split(':'))`.
+ */
 function toDatetime(m: RegExpExecArray): DatetimeValue {
-  const [, y, mo, d, h, mi, s, sign, oh, om] = m;
+  const [text, y, mo, d, h, mi, s, sign, oh, om] = m;
   const num = (v: string | undefined) => (v === undefined ? 0 : Number(v));
-  const ms = Date.UTC(num(y), num(mo) - 1, num(d), num(h), num(mi), num(s));
-  const check = new Date(ms);
+  const shiftIsTime = h === undefined && sign !== undefined;
+  const [hour, minute, second] = shiftIsTime ? [num(oh), num(om), 0] : [num(h), num(mi), num(s)];
+  const offsetMinutes = shiftIsTime || !sign ? 0 : (sign === '-' ? -1 : 1) * (num(oh) * 60 + num(om));
+  const date = new Date(0);
+  date.setUTCFullYear(num(y), num(mo) - 1, num(d));
   const valid =
-    check.getUTCFullYear() === num(y) &&
-    check.getUTCMonth() === num(mo) - 1 &&
-    check.getUTCDate() === num(d) &&
-    num(h) < 24 &&
-    num(mi) < 60 &&
-    num(s) < 60 &&
-    num(oh) < 24 &&
-    num(om) < 60;
+    num(y) >= 1 &&
+    date.getUTCFullYear() === num(y) &&
+    date.getUTCMonth() === num(mo) - 1 &&
+    date.getUTCDate() === num(d) &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60 &&
+    Math.abs(offsetMinutes) < 24 * 60;
   if (!valid) throw new TimeFormatError();
-  const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (num(oh) * 60 + num(om)) : 0;
-  const parts = 1 + [h, mi, s].filter((p) => p !== undefined).length + (om !== undefined ? 1 : 0);
-  return { kind: 'datetime', instant: new Date(ms - offsetMinutes * 60_000), precision: parts };
+  date.setUTCHours(hour, minute - offsetMinutes, second);
+  return { kind: 'datetime', instant: date, precision: text.replace('T', ':').split(':').length };
 }
 
 class Parser {
@@ -126,7 +139,7 @@ class Parser {
     const dt = this.match(DATETIME);
     if (dt) return toDatetime(dt);
     const n = this.match(NUMBER);
-    if (n) return Number(n[0]);
+    if (n) return /[.eE]/.test(n[0]) ? { kind: 'float', value: Number(n[0]) } : Number(n[0]);
     const w = this.match(WORD);
     if (w) return w[0];
     throw parseError('end of text', this.text, start);

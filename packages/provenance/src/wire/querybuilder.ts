@@ -1,5 +1,7 @@
 import { internalError } from './errors.js';
+import { checkQbOperand } from './filter-operands.js';
 import { escapeLike } from './full-type.js';
+import { pyReprJson, pyTypeNameJson } from './python-values.js';
 import {
   checkBodyNesting,
   checkFilterDepth,
@@ -13,7 +15,7 @@ import {
  * SQL statement. Anything outside the supported subset is refused with a message naming it.
  */
 
-export type Entity = 'node' | 'group' | 'computer' | 'user' | 'comment' | 'log';
+export type Entity = 'node' | 'group' | 'computer' | 'user';
 export type JoinKeyword =
   | 'with_ancestors'
   | 'with_descendants'
@@ -22,9 +24,7 @@ export type JoinKeyword =
   | 'with_group'
   | 'with_node'
   | 'with_user'
-  | 'with_computer'
-  | 'with_comment'
-  | 'with_log';
+  | 'with_computer';
 
 /** The columns `**` projects, per entity (also the columns filters and ordering may name). */
 export const ENTITY_COLUMNS: Record<Entity | 'link', readonly string[]> = {
@@ -46,8 +46,6 @@ export const ENTITY_COLUMNS: Record<Entity | 'link', readonly string[]> = {
   computer: ['id', 'uuid', 'label', 'hostname', 'description', 'scheduler_type', 'transport_type', 'metadata'],
   group: ['id', 'uuid', 'label', 'type_string', 'time', 'description', 'extras', 'user_id'],
   user: ['id', 'email', 'first_name', 'last_name', 'institution'],
-  comment: ['id', 'uuid', 'dbnode_id', 'ctime', 'mtime', 'user_id', 'content'],
-  log: ['id', 'uuid', 'time', 'loggername', 'levelname', 'dbnode_id', 'message', 'metadata'],
   link: ['id', 'input_id', 'output_id', 'label', 'type'],
 };
 
@@ -64,14 +62,10 @@ const JOINS: Record<Entity, readonly JoinKeyword[]> = {
     'with_group',
     'with_user',
     'with_computer',
-    'with_comment',
-    'with_log',
   ],
   group: ['with_node', 'with_user'],
   computer: ['with_node'],
-  user: ['with_node', 'with_group', 'with_comment'],
-  comment: ['with_node', 'with_user'],
-  log: ['with_node'],
+  user: ['with_node', 'with_group'],
 };
 
 /** A reference to a column or to a JSON path inside a JSON column. */
@@ -169,34 +163,42 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const unsupported = (what: string) => internalError(`QueryBuilder: ${what} is not supported by this server`);
 
-function pythonRepr(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/\btrue\b/g, 'True')
-    .replace(/\bfalse\b/g, 'False')
-    .replace(/\bnull\b/g, 'None')
-    .replace(/,/g, ', ')
-    .replace(/":/g, '": ');
-}
-
-function pythonType(value: unknown): string {
-  if (Array.isArray(value)) return 'list';
-  if (value === null) return 'NoneType';
-  return { string: 'str', number: Number.isInteger(value) ? 'int' : 'float', boolean: 'bool' }[
-    typeof value as 'string'
-  ] as string;
-}
-
+/**
+ * `QueryBuilder.append` → `_get_ormclass_from_str`: the entity comes from `entity_type` alone (`orm_base` is
+ * ignored); `group…`, `computer` and `user` (any case) name those, anything else must be a node type string
+ * (`is_valid_node_type_string`), so `comment`, `log` and `authinfo` are refused as invalid type strings: the
+ * reference cannot rebuild a QueryBuilder over them from its dictionary.
+ */
 function entityOf(item: Json): Entity {
-  const base = item.orm_base;
-  if (typeof base === 'string') {
-    if (['node', 'group', 'computer', 'user', 'comment', 'log'].includes(base)) return base as Entity;
-    throw unsupported(`orm_base '${base}'`);
+  const given = item.entity_type;
+  if (given === undefined || given === null)
+    throw internalError('You need to specify at least a class or a entity_type');
+  const types = Array.isArray(given) ? given : [given];
+  let entity: Entity | undefined;
+  for (const type of types) {
+    if (typeof type !== 'string')
+      throw internalError(`${pythonStr(type)} was passed as entity_type, but is not a string`);
+    const next = entityOfType(type);
+    if (entity !== undefined && next !== entity)
+      throw internalError('Non-matching types have been passed as list/tuple/set.');
+    entity = next;
   }
-  const type = String(Array.isArray(item.entity_type) ? item.entity_type[0] : (item.entity_type ?? ''));
-  if (type.startsWith('group')) return 'group';
-  if (['computer', 'user', 'comment', 'log'].includes(type)) return type as Entity;
+  return entity ?? 'node';
+}
+
+function entityOfType(type: string): Entity {
+  const lower = type.toLowerCase();
+  if (lower.startsWith('group')) return 'group';
+  if (lower === 'computer' || lower === 'user') return lower;
+  if (lower === 'link') throw unsupported("entity_type 'link'");
+  if (type !== '' && (type.split('.').length === 2 || !type.endsWith('.'))) {
+    throw internalError(`The type string ${type} is invalid`);
+  }
   return 'node';
 }
+
+/** Python's `str()` of a JSON value. */
+const pythonStr = (value: unknown) => (typeof value === 'string' ? value : pyReprJson(value));
 
 function resolveField(entity: Entity | 'link', name: string, tag: string): FieldRef {
   const [head = '', ...path] = name.split('.');
@@ -264,9 +266,9 @@ function parseFilters(
       const negated = rawOp.startsWith('!') || rawOp.startsWith('~');
       const op = (negated ? rawOp.slice(1) : rawOp) as QbOperator;
       if (!OPERATORS.has(op)) throw unsupported(`filter operator '${rawOp}'`);
-      if (op === 'in' && !Array.isArray(operand)) throw internalError(`operator 'in' of ${key} needs a list`);
-      budget.spend(Array.isArray(operand) ? operand.length : 1);
-      conditions.push({ field, op, value: operand, negated });
+      const value = checkQbOperand(op, operand);
+      budget.spend(Array.isArray(value) ? value.length : 1);
+      conditions.push({ field, op, value, negated });
     }
   }
   return conditions;
@@ -292,7 +294,7 @@ function parseProjections(
   for (const item of items) {
     const [name, options] =
       typeof item === 'string' ? [item, {}] : isObject(item) ? (Object.entries(item)[0] ?? []) : [];
-    if (typeof name !== 'string') throw internalError(`invalid projection for tag ${tag}: ${pythonRepr(item)}`);
+    if (typeof name !== 'string') throw internalError(`invalid projection for tag ${tag}: ${pyReprJson(item)}`);
     const func = isObject(options) ? options.func : undefined;
     if (func !== undefined && func !== null && !FUNCTIONS.has(String(func))) {
       throw internalError(`\nInvalid function specification ${String(func)}`);
@@ -322,7 +324,7 @@ function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>, budget:
   const blocks = Array.isArray(spec) ? spec : spec ? [spec] : [];
   budget.spend(blocks.length);
   for (const block of blocks) {
-    if (!isObject(block)) throw internalError(`invalid order_by entry ${pythonRepr(block)}`);
+    if (!isObject(block)) throw internalError(`invalid order_by entry ${pyReprJson(block)}`);
     for (const [tag, terms] of Object.entries(block)) {
       const entity = tagged.get(tag);
       if (!entity) throw internalError(`order_by: unknown tag ${tag}`);
@@ -331,7 +333,7 @@ function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>, budget:
       for (const term of list) {
         const [name, options] =
           typeof term === 'string' ? [term, {}] : isObject(term) ? (Object.entries(term)[0] ?? []) : [];
-        if (typeof name !== 'string') throw internalError(`invalid order_by term ${pythonRepr(term)}`);
+        if (typeof name !== 'string') throw internalError(`invalid order_by term ${pyReprJson(term)}`);
         const order = isObject(options) ? options.order : options;
         const field = resolveField(entity, name, tag);
         const cast = parseCast(options, field);
@@ -342,11 +344,20 @@ function parseOrder(spec: unknown, tagged: Map<string, Entity | 'link'>, budget:
   return orders;
 }
 
-function optionalInteger(value: unknown, what: string): number | undefined {
+/**
+ * `QueryBuilder.limit` / `.offset` take Python ints (booleans included) or None, else raise `TypeError`
+ * (500); negative values reach SQLite, where a negative limit is none and a negative offset is 0.
+ */
+function rowBound(value: unknown, what: 'limit' | 'offset'): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Number.isInteger(value) || (value as number) < 0) throw internalError(`${what} must be a non-negative integer`);
-  checkInteger(value as number, what);
-  return value as number;
+  const n = typeof value === 'boolean' ? Number(value) : value;
+  if (!Number.isInteger(n)) {
+    throw internalError(
+      what === 'limit' ? 'The limit has to be an integer, or None' : 'offset has to be an integer, or None',
+    );
+  }
+  checkInteger(n as number, what);
+  return (n as number) < 0 ? (what === 'limit' ? undefined : 0) : (n as number);
 }
 
 /**
@@ -364,16 +375,35 @@ function checkAggregates(vertices: QbVertex[], order: QbOrder[]): void {
   if (uncast) throw unsupported(`${uncast.func} of the JSON value ${uncast.key} without a cast`);
 }
 
+/** Python's `TypeError` text for subscripting a JSON value that is neither a list nor a dictionary. */
+function notSubscriptable(value: unknown): string {
+  if (typeof value === 'string') return "string indices must be integers, not 'str'";
+  return `'${pyTypeNameJson(value)}' object is not subscriptable`;
+}
+
+/** `QueryBuilder.post` reads `path[-1]['tag']` before anything else (KeyError, IndexError, TypeError: 500). */
+function lastTag(path: unknown): void {
+  if (isObject(path)) throw internalError('-1');
+  if (typeof path === 'string' && path === '') throw internalError('string index out of range');
+  if (!Array.isArray(path)) throw internalError(notSubscriptable(typeof path === 'string' ? path.slice(-1) : path));
+  if (path.length === 0) throw internalError('list index out of range');
+  const last: unknown = path[path.length - 1];
+  if (Array.isArray(last)) throw internalError('list indices must be integers or slices, not str');
+  if (!isObject(last)) throw internalError(notSubscriptable(last));
+  if (!('tag' in last)) throw internalError("'tag'");
+}
+
 /** Validates a POSTed QueryBuilder dictionary into a plan; errors carry the reference's texts. */
 export function parseQueryBuilder(body: unknown): QbPlan {
   if (!isObject(body)) {
     throw internalError(
-      `POSTed data MUST be a valid QueryBuilder.as_dict() dictionary. Got instead (type: <class '${pythonType(body)}'>): ${pythonRepr(body)}`,
+      `POSTed data MUST be a valid QueryBuilder.as_dict() dictionary. Got instead (type: <class '${pyTypeNameJson(body)}'>): ${pyReprJson(body)}`,
     );
   }
   if (!('path' in body)) throw internalError("'path'");
+  lastTag(body.path);
   if (!('project' in body)) throw internalError("'project'");
-  if (!Array.isArray(body.path) || body.path.length === 0) throw internalError('path must be a non-empty list');
+  if (!Array.isArray(body.path)) throw internalError('Path needs to be a tuple or a list');
   checkPathLength(body.path.length);
   const filters = isObject(body.filters) ? body.filters : {};
   const project = isObject(body.project) ? body.project : {};
@@ -420,6 +450,9 @@ export function parseQueryBuilder(body: unknown): QbPlan {
     if (!columnlessEdges.has(tag)) throw internalError(`Tag ${tag} is not among the path tags`);
     if (Object.keys(spec ?? {}).length) throw unsupported(`filtering or projecting edge ${tag}`);
   }
+  // Checked by the QueryBuilder's constructor, before columns are resolved (when the query is built).
+  const limit = rowBound(body.limit, 'limit');
+  const offset = rowBound(body.offset, 'offset');
   for (const vertex of vertices) {
     vertex.where.push(...parseFilters(filters[vertex.tag], vertex.entity, vertex.tag, budget));
     const projected = project[vertex.tag];
@@ -440,8 +473,8 @@ export function parseQueryBuilder(body: unknown): QbPlan {
   return {
     vertices,
     order,
-    limit: optionalInteger(body.limit, 'limit'),
-    offset: optionalInteger(body.offset, 'offset'),
+    limit,
+    offset,
     distinct: body.distinct === true,
   };
 }

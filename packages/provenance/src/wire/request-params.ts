@@ -1,4 +1,4 @@
-import { inputError, internalError, validationError } from './errors.js';
+import { inputError, validationError } from './errors.js';
 import type { DatetimeValue, FieldValue, Operator, QueryField, Scalar } from './query-string.js';
 
 /** One column condition of the query string, after the reference's operator mapping. */
@@ -6,6 +6,8 @@ export interface ColumnFilter {
   column: string;
   op: '==' | '!=' | '>' | '<' | '>=' | '<=' | 'like' | 'ilike' | 'in' | '!in';
   value: FilterValue;
+  /** The value as parsed (Python types), which the QueryBuilder checks against the operator. */
+  parsed?: FieldValue;
 }
 
 export type FilterValue = string | number | boolean | Date | null | (string | number | boolean | Date)[];
@@ -15,23 +17,28 @@ export interface OrderTerm {
   descending: boolean;
 }
 
-/** Everything `build_translator_parameters` extracts from the query string. */
+/**
+ * Everything `build_translator_parameters` extracts from the query string. Numbers the reference converts
+ * later (`int(limit)` in `set_limit_offset`, `QueryBuilder.limit(in_limit)`) stay as parsed until then.
+ */
 export interface RequestParams {
-  limit?: number;
-  offset?: number;
-  perpage?: number;
+  limit?: FieldValue;
+  offset?: FieldValue;
+  perpage?: FieldValue;
   orderby: OrderTerm[];
   filters: ColumnFilter[];
+  /** The non-reserved fields in their order: the reference's `filters` dictionary is built from them. */
+  filterFields: QueryField[];
   attributes: boolean;
   attributesFilter?: string[];
   extras: boolean;
   extrasFilter?: string[];
-  fullType?: string;
-  downloadFormat?: string;
+  fullType?: FieldValue;
+  downloadFormat?: FieldValue;
   download: boolean;
   filename?: string;
-  inLimit?: number;
-  outLimit?: number;
+  inLimit?: FieldValue;
+  outLimit?: FieldValue;
   profile?: string;
   /** Whether any field at all was given (projectable_properties refuses query strings). */
   hasQuery: boolean;
@@ -47,8 +54,6 @@ const RESERVED = [
   'filename',
   'in_limit',
   'out_limit',
-  'tree_in_limit',
-  'tree_out_limit',
   'attributes',
   'attributes_filter',
   'extras',
@@ -78,21 +83,8 @@ const isDatetime = (v: unknown): v is DatetimeValue =>
   typeof v === 'object' && v !== null && (v as DatetimeValue).kind === 'datetime';
 
 function plain(value: Scalar): string | number | boolean | Date {
-  return isDatetime(value) ? value.instant : value;
-}
-
-function integer(value: FieldValue | undefined, what: 'Limit' | 'Offset'): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value !== 'number') throw internalError(`${what} value must be an integer`);
-  return Math.trunc(value);
-}
-
-/** Offsets and tree limits reach SQL as integers: a double past 2^53 is not one any more. */
-function atMostSafe(value: number | undefined, what: string): number | undefined {
-  if (value !== undefined && Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-    throw validationError(`${what} cannot be bigger than ${Number.MAX_SAFE_INTEGER}`);
-  }
-  return value;
+  if (isDatetime(value)) return value.instant;
+  return typeof value === 'object' ? value.value : value;
 }
 
 function stringList(value: FieldValue): string[] {
@@ -112,7 +104,7 @@ function columnFilters(field: QueryField): ColumnFilter[] {
       { column, op: '<', value: new Date(value.instant.getTime() + step) },
     ];
   }
-  return [{ column, op, value: Array.isArray(value) ? value.map(plain) : plain(value) }];
+  return [{ column, op, value: Array.isArray(value) ? value.map(plain) : plain(value), parsed: value }];
 }
 
 function flag(value: FieldValue | undefined, which: 'attributes' | 'extras'): boolean {
@@ -156,26 +148,24 @@ export function interpretQuery(fields: QueryField[]): RequestParams {
     const v = reserved.get(key);
     return v === undefined ? undefined : stringList(v);
   };
-  const treeLimit = (key: ReservedKey, alias: ReservedKey) => {
-    const v = reserved.get(key) ?? reserved.get(alias);
-    return atMostSafe(typeof v === 'number' ? Math.trunc(v) : undefined, key);
-  };
   return {
-    limit: integer(reserved.get('limit'), 'Limit'),
-    offset: atMostSafe(integer(reserved.get('offset'), 'Offset'), 'Offset'),
-    perpage: integer(reserved.get('perpage'), 'Limit'),
+    limit: reserved.get('limit'),
+    offset: reserved.get('offset'),
+    perpage: reserved.get('perpage'),
     orderby,
     filters,
+    filterFields: fields.filter((f) => !RESERVED_SET.has(f.key)),
     attributes: flag(reserved.get('attributes'), 'attributes'),
     attributesFilter: optionalList('attributes_filter'),
     extras: flag(reserved.get('extras'), 'extras'),
     extrasFilter: optionalList('extras_filter'),
-    fullType: text('full_type'),
-    downloadFormat: text('download_format'),
-    download: !(download === false || download === 'False'),
+    fullType: reserved.get('full_type'),
+    downloadFormat: reserved.get('download_format'),
+    // `download not in ['false', 'False', False]` (resources.py Node.get): quoted or bare.
+    download: !(download === false || download === 'False' || download === 'false'),
     filename: text('filename'),
-    inLimit: treeLimit('in_limit', 'tree_in_limit'),
-    outLimit: treeLimit('out_limit', 'tree_out_limit'),
+    inLimit: reserved.get('in_limit'),
+    outLimit: reserved.get('out_limit'),
     profile: text('profile'),
     hasQuery: fields.length > 0,
   };

@@ -3,8 +3,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipArchive } from '../../src/archive/make-archive.js';
+import { npy } from '../../src/archive/npy-writer.js';
 import { AiidaSqliteWriter, type NodeRow } from '../../src/archive/sqlite-writer.js';
-import { npy } from './npy.js';
 
 /** Two BandsData nodes (one with a cell and labels, one spin-polarised without either) and two codes. */
 export const BANDS = {

@@ -60,10 +60,16 @@ export async function serveArchive(
   const scratch = mkdtempSync(join(tmpdir(), 'atrium-prov-'));
   const location = dialect === 'postgres' && url ? url : archive;
   const repository = dialect === 'postgres' && url ? await loadIntoPostgres(archive, url, scratch) : undefined;
-  const config = provenanceConfigSchema.parse({
-    sources: [{ name: 'default', location, ...(repository ? { repository } : {}) }],
-    ...(aiidaVersion ? { aiidaVersion } : {}),
-  });
+  return serveSources([{ name: 'default', location, ...(repository ? { repository } : {}) }], scratch, aiidaVersion);
+}
+
+/** Serves several sources at once from one app; `scratch` (the data directory) is removed on stop. */
+export async function serveSources(
+  sources: { name: string; location: string; repository?: string }[],
+  scratch: string,
+  aiidaVersion?: string,
+): Promise<RunningApi> {
+  const config = provenanceConfigSchema.parse({ sources, ...(aiidaVersion ? { aiidaVersion } : {}) });
   const app = await buildProvenanceApp(config, { logger: silentLogger, dataDir: scratch, accessLog: false });
   const base = await listen(app);
   return {

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Condition } from '../../wire/full-type.js';
 import type { ColumnFilter } from '../../wire/request-params.js';
+import { integerAffinity, textAffinity } from '../../wire/sqlite-affinity.js';
 import { balanced } from './balanced.js';
 import { NODE_TEXT_TABLE } from './ddl.js';
 import type { AiidaDialect } from './open.js';
@@ -8,8 +9,18 @@ import { timeParameter } from './rows.js';
 
 type Scalar = string | number | boolean | Date;
 
-function parameter(dialect: AiidaDialect, value: Scalar): unknown {
+/** Columns of INTEGER affinity in AiiDA's tables (ids and foreign keys). */
+const INTEGER_COLUMNS = new Set(['id', 'user_id', 'dbcomputer_id', 'dbnode_id', 'input_id', 'output_id']);
+
+/**
+ * A compared value as the column's affinity turns it on an archive (see wire/sqlite-affinity.ts); applied on
+ * PostgreSQL too, so both backends answer the reference's archive answer (`+column`, which keeps SQLite off
+ * an index, would otherwise also drop the affinity).
+ */
+function parameter(dialect: AiidaDialect, value: Scalar, column: string): unknown {
   if (value instanceof Date) return timeParameter(dialect, value);
+  if (INTEGER_COLUMNS.has(column)) return integerAffinity(typeof value === 'boolean' ? Number(value) : value);
+  if (TEXT_COLUMNS.has(column)) return textAffinity(value);
   if (typeof value === 'boolean' && dialect === 'sqlite') return value ? 1 : 0;
   return value;
 }
@@ -32,8 +43,8 @@ export function compileFilter(
 function compileExact(filter: ColumnFilter, column: RawBuilder<unknown>, dialect: AiidaDialect): RawBuilder<unknown> {
   const { op, value } = filter;
   if (value === null) return op === '!=' ? sql`${column} is not null` : sql`${column} is null`;
-  const list = (Array.isArray(value) ? value : [value]).map((v) => parameter(dialect, v));
-  const one = Array.isArray(value) ? list[0] : parameter(dialect, value);
+  const list = (Array.isArray(value) ? value : [value]).map((v) => parameter(dialect, v, filter.column));
+  const one = list[0];
   switch (op) {
     case '==':
       return sql`${column} = ${one}`;

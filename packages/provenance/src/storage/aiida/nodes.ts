@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { RepositoryTree } from '../../wire/repository-tree.js';
 import { NODES } from '../../wire/resources.js';
+import { retrievedFolder } from './browse.js';
 import { compileCondition } from './conditions.js';
 import {
   entityColumn,
@@ -13,7 +14,7 @@ import {
   type Row,
 } from './entities.js';
 import type { AiidaStore } from './open.js';
-import { toDate, toJson } from './rows.js';
+import { toDate } from './rows.js';
 
 export type LinkDirection = 'incoming' | 'outgoing';
 
@@ -66,8 +67,8 @@ export interface NodeContent {
   repository_metadata: RepositoryTree;
 }
 
-export async function getNodeById(store: AiidaStore, id: number): Promise<NodeContent | undefined> {
-  const { rows } = await sql<Row>`select * from db_dbnode as e where e.id = ${id}`.execute(store.db);
+async function nodeWhere(store: AiidaStore, where: RawBuilder<unknown>): Promise<NodeContent | undefined> {
+  const { rows } = await sql<Row>`select * from db_dbnode as e where ${where}`.execute(store.db);
   const row = rows[0];
   if (!row) return undefined;
   normalizeRow(NODES, row);
@@ -76,6 +77,11 @@ export async function getNodeById(store: AiidaStore, id: number): Promise<NodeCo
   row.repository_metadata ??= {};
   return row as unknown as NodeContent;
 }
+
+export const getNodeById = (store: AiidaStore, id: number) => nodeWhere(store, sql`e.id = ${id}`);
+
+/** The node of a whole (lower-case) uuid. */
+export const getNodeByUuid = (store: AiidaStore, uuid: string) => nodeWhere(store, sql`e.uuid = ${uuid}`);
 
 /** Distinct (node_type, process_type) pairs with their node counts, `''` and NULL process types merged. */
 export function countNodeTypes(store: AiidaStore, userId?: number) {
@@ -136,15 +142,9 @@ export async function listLogs(store: AiidaStore, nodeId: number): Promise<LogRe
   return rows.map((r) => ({ ...r, time: toDate(r.time) }));
 }
 
-/** The node a `create` link labelled `retrieved` points to (a CalcJob's retrieved folder). */
+/** The repository of the node a `create` link labelled `retrieved` points to (a CalcJob's retrieved folder). */
 export async function findRetrievedRepository(store: AiidaStore, nodeId: number): Promise<RepositoryTree | undefined> {
-  const { rows } = await sql<{ repository_metadata: unknown }>`
-    select e.repository_metadata from db_dblink as l join db_dbnode as e on e.id = l.output_id
-    where l.input_id = ${nodeId} and l.type = 'create' and l.label = 'retrieved' order by e.id limit 1`.execute(
-    store.db,
-  );
-  const row = rows[0];
-  return row ? ((toJson(row.repository_metadata) ?? {}) as RepositoryTree) : undefined;
+  return (await retrievedFolder(store, nodeId))?.tree;
 }
 
 export async function findNodeByPk(store: AiidaStore, id: number): Promise<Row | undefined> {

@@ -23,8 +23,6 @@ const TABLES: Record<Entity, string> = {
   group: 'db_dbgroup',
   computer: 'db_dbcomputer',
   user: 'db_dbuser',
-  comment: 'db_dbcomment',
-  log: 'db_dblog',
 };
 
 type Sql = RawBuilder<unknown>;
@@ -266,15 +264,11 @@ function joinSteps(vertex: QbVertex, index: number, other: string): JoinStep[] {
     case 'with_node':
       if (vertex.entity === 'group') return through('db_dbgroup_dbnodes', link, 'dbnode_id', 'dbgroup_id');
       if (vertex.entity === 'user') return direct('id', 'user_id');
-      if (vertex.entity === 'computer') return direct('id', 'dbcomputer_id');
-      return direct('dbnode_id', 'id');
+      return direct('id', 'dbcomputer_id');
     case 'with_user':
       return direct('user_id', 'id');
     case 'with_computer':
       return direct('dbcomputer_id', 'id');
-    case 'with_comment':
-    case 'with_log':
-      return vertex.entity === 'user' ? direct('id', 'user_id') : direct('id', 'dbnode_id');
   }
 }
 
