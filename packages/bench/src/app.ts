@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import { createHttpApp, type LogConfig, type ServiceContext } from '@atrium/core';
 import type { FastifyInstance } from 'fastify';
 import { benchDatabaseUrl } from './admin.js';
@@ -31,6 +32,7 @@ import { registerUserRoutes } from './http/user-routes.js';
 import { jwtSecretFor } from './jwt-secret.js';
 import { BenchMail } from './mail/outbox.js';
 import { openBenchDatabase } from './storage/open.js';
+import { consoleUrlOf } from './wire/console-url.js';
 import { perfRenderer } from './workers/perf-threads.js';
 
 export async function buildBenchApp(config: BenchConfig, context: ServiceContext): Promise<FastifyInstance> {
@@ -65,6 +67,7 @@ export async function buildBenchApp(config: BenchConfig, context: ServiceContext
     dataDir: context.dataDir,
     mail,
     perf,
+    consoleUrl: () => consoleUrlOf(config, (app.server.address() as AddressInfo | null)?.port ?? config.port),
   };
   const spec = recordOpenApi(app);
   app.get('/v0/server/spec', (_request, reply) => {

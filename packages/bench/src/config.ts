@@ -24,9 +24,10 @@ export const benchConfigSchema = z
       .default(4 * 1024 * 1024),
     /**
      * Where the console is served (by this service, on its own port); answered by `GET /v0/server/config/console`
-     * and used in printed links. Default: this service's own URL on a fresh start.
+     * and used in printed and mailed links. Default: this service's own address (`bind`, `localhost` for a wildcard
+     * bind) and the port it listens on.
      */
-    consoleUrl: z.url().default('http://localhost:6610'),
+    consoleUrl: z.url().optional(),
     /**
      * Worker threads that answer perf queries (JSON and plot images), each with its own read-only
      * connection, so that a plot of a long history does not hold the event loop; 0 answers them on it.

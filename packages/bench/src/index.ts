@@ -1,6 +1,7 @@
 import type { ServiceDefinition } from '@atrium/core';
 import { buildBenchApp } from './app.js';
 import { type BenchConfig, benchConfigSchema } from './config.js';
+import { consoleUrlOf } from './wire/console-url.js';
 
 export {
   benchDatabaseUrl,
@@ -26,5 +27,6 @@ export const benchService: ServiceDefinition<BenchConfig> = {
   name: 'bench',
   configSchema: benchConfigSchema,
   build: buildBenchApp,
-  describe: (_config, baseUrl) => `${baseUrl}/v0/`,
+  describe: (config, baseUrl) =>
+    `${baseUrl}/v0/, console ${consoleUrlOf(config, Number(new URL(baseUrl).port) || config.port)}/console`,
 };

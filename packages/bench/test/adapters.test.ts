@@ -583,7 +583,7 @@ const GUNGRAUN_TABLE: [string, string[], number, [string, string, number]][] = [
     'json_one_callgrind_all_metrics.txt',
     ['play_game::bench_play_game_group::bench_play_game_100::some_id'],
     37,
-    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'ac-cost1', 0],
+    ['play_game::bench_play_game_group::bench_play_game_100::some_id', 'accost1', 0],
   ],
   [
     'json_one_callgrind_diff.txt',
@@ -682,17 +682,17 @@ const GUNGRAUN_TABLE: [string, string[], number, [string, string, number]][] = [
   [
     'name_on_multiple_lines.txt',
     [
-      'rust_iai_callgrind::bench::multiple_lines id:string with two lines',
-      'rust_iai_callgrind::bench::multiple_lines id:string with multiple lines and one more',
+      'rust_iai_callgrind::bench::multiple_lines id:string with two\nlines',
+      'rust_iai_callgrind::bench::multiple_lines id:string with multiple\nlines\nand one more',
     ],
     6,
-    ['rust_iai_callgrind::bench::multiple_lines id:string with multiple lines and one more', 'instructions', 7],
+    ['rust_iai_callgrind::bench::multiple_lines id:string with multiple\nlines\nand one more', 'instructions', 7],
   ],
   [
     'name_on_multiple_lines_mixed.txt',
     [
       'rust_iai_callgrind::bench::multiple_lines id:first with one line',
-      'rust_iai_callgrind::bench::multiple_lines id:two lines',
+      'rust_iai_callgrind::bench::multiple_lines id:two\nlines',
       'rust_iai_callgrind::bench::multiple_lines id:last with one line',
     ],
     6,

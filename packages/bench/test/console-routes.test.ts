@@ -24,7 +24,7 @@ describe('bench console over HTTP', () => {
   };
 
   it('answers the console URL: by default the bench service itself', async () => {
-    expect(await bench.json('GET', '/v0/server/config/console')).toEqual({ url: 'http://localhost:6610' });
+    expect(await bench.json('GET', '/v0/server/config/console')).toEqual({ url: bench.base });
   });
 
   it.each([

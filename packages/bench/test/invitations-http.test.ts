@@ -1,6 +1,6 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { type Bench, type Json, outboxOf, seedProject, startBench } from './harness.js';
+import { type Bench, type Json, outboxOf, seedProject, startBench, tokenFor } from './harness.js';
 
 const COURAGE = 'courage@nowhere.com';
 
@@ -165,8 +165,29 @@ describeEachDialect('bench invitations expire, work once and die with the member
     };
     const emails = async () =>
       ((await bench.json('GET', members, { token: bench.muriel })) as Json[]).map((m) => m.email).sort();
-    expect((await signUp('newcomer@nowhere.com', await invite('newcomer@nowhere.com', 'member'))).status).toBe(200);
+    const forNewcomer = await invite('newcomer@nowhere.com', 'member');
+    const [mailed] = await outboxOf(bench, 1);
+    const link = new URL(/^Create your account and accept at (\S+)$/m.exec(mailed?.body ?? '')?.[1] as string);
+    expect(link.pathname).toBe('/auth/signup');
+    expect(Object.fromEntries(link.searchParams)).toEqual({ invite: forNewcomer, email: 'newcomer@nowhere.com' });
+    // Log-in with it says there is no account yet (and mails nothing) instead of answering as if it had mailed.
+    const noAccount = await bench.call('POST', '/v0/auth/login', {
+      body: { email: 'newcomer@nowhere.com', invite: forNewcomer },
+    });
+    expect(await refusal(noAccount)).toEqual({
+      status: 404,
+      message:
+        'No account has this email address yet: sign up with this invitation instead, and you join the organization.',
+    });
+    expect((await outboxOf(bench, 1))[0]?.body).toBe(mailed?.body);
+    expect((await signUp('newcomer@nowhere.com', forNewcomer)).status).toBe(200);
     expect(await emails()).toEqual(['muriel.bagge@nowhere.com', 'newcomer@nowhere.com']);
+    const newcomer = (await bench.json('GET', members, { token: bench.muriel })).find(
+      (m: Json) => m.email === 'newcomer@nowhere.com',
+    );
+    expect(newcomer.role).toBe('member');
+    const organizations = await bench.json('GET', '/v0/organizations', { token: tokenFor('newcomer@nowhere.com') });
+    expect(organizations.map((o: Json) => o.slug)).toEqual([org.slug]);
 
     // A revoked invitation signs nobody up: no user is left behind, so a plain sign-up then works.
     const revoked = await invite('late@nowhere.com', 'leader');

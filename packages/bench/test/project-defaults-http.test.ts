@@ -61,6 +61,8 @@ describeEachDialect('bench project defaults and deprecated input names over HTTP
     });
     expect(run.testbed.name).toBe('Linux');
     expect(run.results[0][0].measures[0].threshold).toBeNull();
+    expect(report.no_threshold).toEqual([]);
+    expect(run.no_threshold.map((measure: Json) => measure.slug)).toEqual(['latency']);
     expect(names(await bench.json('GET', path('testbeds')))).toEqual(['linux', 'localhost']);
   });
 
@@ -84,21 +86,60 @@ describeEachDialect('bench project defaults and deprecated input names over HTTP
     expect(given.model).toMatchObject({ lower_boundary: 0.1, upper_boundary: null });
   });
 
-  it('creates the defaults for a project made on the fly by a run', async () => {
+  it('copies the defaults to the branch and testbed of a project made on the fly by its first run', async () => {
     const run = await bench.json('POST', '/v0/run', {
       token: bench.muriel,
       body: {
         project: 'on-the-fly',
-        branch: 'main',
         start_time: at(0),
         end_time: at(1),
-        results: [bmf({ b: { throughput: 100 } })],
-        context: { 'bencher.dev/v0/testbed/os': 'Linux' },
+        results: [bmf({ b: { throughput: 100, instructions: 7 } })],
+        context: { 'bencher.dev/v0/testbed/os': 'Linux', 'bencher.dev/v0/branch/ref/name': 'trunk' },
       },
     });
     const slug = run.project.slug as string;
-    expect((await bench.json('GET', `/v0/projects/${slug}/thresholds`)).length).toBe(2);
-    expect(names(await bench.json('GET', `/v0/projects/${slug}/testbeds`))).toEqual(['linux', 'localhost']);
+    expect([run.branch.name, run.testbed.name]).toEqual(['trunk', 'Linux']);
+    const judged = Object.fromEntries(run.results[0][0].measures.map((m: Json) => [m.measure.slug, m.threshold]));
+    expect(judged.throughput.model).toMatchObject({ test: 't_test', lower_boundary: 0.95, max_sample_size: 64 });
+    expect(judged.instructions).toBeNull();
+    expect(run.no_threshold.map((measure: Json) => measure.slug)).toEqual(['instructions']);
+    const thresholds = await bench.json('GET', `/v0/projects/${slug}/thresholds`);
+    expect(thresholds.map((t: Json) => `${t.branch.slug} ${t.testbed.slug} ${t.measure.slug}`).sort()).toEqual([
+      'main localhost latency',
+      'main localhost throughput',
+      'trunk linux latency',
+      'trunk linux throughput',
+    ]);
+
+    // Only the first report: a later one on another testbed stays unguarded and says so.
+    const later = await bench.json('POST', '/v0/run', {
+      token: bench.muriel,
+      body: {
+        project: slug,
+        branch: 'trunk',
+        testbed: 'macOS',
+        start_time: at(2),
+        end_time: at(3),
+        results: [bmf({ b: { throughput: 100 } })],
+      },
+    });
+    expect(later.no_threshold.map((measure: Json) => measure.slug)).toEqual(['throughput']);
+    expect((await bench.json('GET', `/v0/projects/${slug}/thresholds`)).length).toBe(4);
+
+    // A first report that resets its pair's thresholds (`--thresholds-reset`) is not given the defaults.
+    const reset = await bench.json('POST', '/v0/run', {
+      token: bench.muriel,
+      body: {
+        project: 'reset-first',
+        testbed: 'Linux',
+        start_time: at(0),
+        end_time: at(1),
+        results: [bmf({ b: { throughput: 100 } })],
+        thresholds: { reset: true },
+      },
+    });
+    expect(reset.no_threshold.map((measure: Json) => measure.slug)).toEqual(['throughput']);
+    expect((await bench.json('GET', `/v0/projects/${reset.project.slug}/thresholds`)).length).toBe(2);
   });
 
   it('reads the deprecated lower_bound, upper_bound and statistic as their new names, and still refuses unknown fields', async () => {

@@ -21,9 +21,15 @@ describeEachDialect('bench reports over HTTP', ({ url, dialect }) => {
       token: bench.muriel,
       body: { branch: 'main', testbed: 'ci', start_time: at(0), end_time: at(1), ...body },
     });
+  /** Keeps a project's first report from taking the default thresholds to main × ci (see project-defaults-http). */
+  const unguarded = { thresholds: { reset: true } };
 
   it('ingests raw tool output with an adapter and answers the full report', async () => {
-    const response = await post({ results: [fixture('rust/bench/many.txt')], settings: { adapter: 'rust_bench' } });
+    const response = await post({
+      ...unguarded,
+      results: [fixture('rust/bench/many.txt')],
+      settings: { adapter: 'rust_bench' },
+    });
     expect(response.status).toBe(201);
     const report = (await response.json()) as Json;
     expect(report.adapter).toBe('rust_bench');
@@ -193,7 +199,7 @@ describeEachDialect('bench reports over HTTP', ({ url, dialect }) => {
 
   it('reuses the version of a hash and serves one metric', async () => {
     const hash = 'a'.repeat(40);
-    const first = (await (await post({ hash, results: [bmf({ b: { latency: 1 } })] })).json()) as Json;
+    const first = (await (await post({ ...unguarded, hash, results: [bmf({ b: { latency: 1 } })] })).json()) as Json;
     const second = (await (await post({ hash, results: [bmf({ b: { latency: 2 } })] })).json()) as Json;
     expect(second.branch.head.version).toEqual(first.branch.head.version);
     const metricUuid = second.results[0][0].measures[0].metric.uuid;

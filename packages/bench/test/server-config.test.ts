@@ -1,5 +1,6 @@
 import { describeEachDialect } from '@atrium/core/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { consoleUrlOf } from '../src/wire/console-url.js';
 import { databaseLocation, REDACTED } from '../src/wire/server-config.js';
 import { type Bench, SECRET, startBench } from './harness.js';
 
@@ -11,6 +12,31 @@ describe('databaseLocation', () => {
     ['not a url', REDACTED],
   ])('%s reads as %s', (url, location) => {
     expect(databaseLocation(url)).toBe(location);
+  });
+});
+
+describe('consoleUrlOf', () => {
+  it.each([
+    [{ consoleUrl: 'https://console.example/', bind: '127.0.0.1' }, 6610, 'https://console.example'],
+    [{ bind: '127.0.0.1' }, 9200, 'http://127.0.0.1:9200'],
+    [{ bind: '0.0.0.0' }, 9200, 'http://localhost:9200'],
+    [{ bind: '::' }, 9200, 'http://localhost:9200'],
+    [{ bind: '::1', tls: { cert: 'c', key: 'k' } }, 443, 'https://[::1]:443'],
+  ])('%o on port %d is %s', (config, port, expected) => {
+    expect(consoleUrlOf(config, port)).toBe(expected);
+  });
+});
+
+describeEachDialect('bench console URL by default', ({ url }) => {
+  it('is the address and port the service listens on, in the console config and the server config', async () => {
+    const bench = await startBench(url());
+    try {
+      expect(bench.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(await bench.json('GET', '/v0/server/config/console')).toEqual({ url: bench.base });
+      expect((await bench.json('GET', '/v0/server/config', { token: bench.eustace })).console.url).toBe(bench.base);
+    } finally {
+      await bench.close();
+    }
   });
 });
 

@@ -26,6 +26,20 @@ describe('bench server routes', () => {
     expect(await response.json()).toEqual({ version: BENCHER_API_VERSION });
   });
 
+  it('GET / answers JSON null to API clients and sends a browser to the console; /favicon.ico is an icon', async () => {
+    const api = await fetch(`${base}/`);
+    expect([api.status, api.headers.get('content-type'), await api.text()]).toEqual([
+      200,
+      'application/json; charset=utf-8',
+      'null',
+    ]);
+    const browser = await fetch(`${base}/`, { headers: { accept: 'text/html,*/*' }, redirect: 'manual' });
+    expect([browser.status, browser.headers.get('location')]).toEqual([302, '/console']);
+    const icon = await fetch(`${base}/favicon.ico`);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(await icon.text()).toMatch(/^<svg [^>]*>.*<\/svg>$/);
+  });
+
   it('GET /v0/server/config/console answers the console URL', async () => {
     expect(await (await fetch(`${base}/v0/server/config/console`)).json()).toEqual({ url: 'https://console.example' });
   });

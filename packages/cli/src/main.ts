@@ -1,4 +1,4 @@
-import { HELP, UsageError } from './usage.js';
+import { HELP, HelpRequest, UsageError } from './usage.js';
 import { ATRIUM_VERSION } from './version.js';
 
 // Commands are imported when chosen: loading every service costs about a second per call.
@@ -30,6 +30,10 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof HelpRequest) {
+    process.stdout.write(error.text.endsWith('\n') ? error.text : `${error.text}\n`);
+    return;
+  }
   const isArgError = (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   // UsageError and core's ConfigError both carry exit code 2.
   const isUsage = (error as { exitCode?: number }).exitCode === 2;

@@ -4,6 +4,20 @@ export class UsageError extends Error {
   readonly exitCode = 2;
 }
 
+/** `--help` or `-h` asked for a command's usage: printed on stdout, exit code 0. */
+export class HelpRequest extends Error {
+  override readonly name = 'HelpRequest';
+  constructor(readonly text: string) {
+    super('help requested');
+  }
+}
+
+/** `--help` / `-h` among the arguments of a command that parses with node's `parseArgs`. */
+export const wantsHelp = (args: readonly string[]) => {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((arg) => arg === '--help' || arg === '-h');
+};
+
 export const HELP = `atrium — inference, provenance and benchmark tracking in one command
 
 Usage:

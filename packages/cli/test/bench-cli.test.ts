@@ -66,8 +66,11 @@ describe('atrium bench against a live bench server', () => {
     // Human output: report, result and alert links on the console URL.
     const human = await cli(['run', ...target, '--quiet', ...bmfCommand(100_000)]);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^View report: http:\/\/localhost:6610\/perf\/the-computer\/reports\/[0-9a-f-]{36}$/m);
-    expect(human.stdout).toMatch(/^- tests::fib \(Latency\): http:\/\/localhost:6610\/perf\/the-computer\?branches=/m);
+    const consoleUrl = suite.bench.base;
+    expect(human.stdout).toMatch(
+      new RegExp(`^View report: ${consoleUrl}/perf/the-computer/reports/[0-9a-f-]{36}$`, 'm'),
+    );
+    expect(human.stdout).toContain(`\n- tests::fib (Latency): ${consoleUrl}/perf/the-computer?branches=`);
     expect(human.stdout).toContain('View alerts:');
     expect(human.stdout).toContain('upper_boundary=true');
 

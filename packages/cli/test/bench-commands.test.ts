@@ -18,6 +18,9 @@ describe('atrium bench commands against a live bench server', () => {
 
     const base = ['run', '--project', 'keyed', '--branch', 'main', '--testbed', 'ci', '--quiet', '--format', 'json'];
     const first = json(await cli([...base, ...bmfCommand(10)]));
+    // The first report took the project's default thresholds (latency, throughput) to main × ci.
+    expect(first.results[0][0].measures[0].threshold.model).toMatchObject({ test: 't_test', upper_boundary: 0.95 });
+    json(await cli(['measure', 'create', 'keyed', '--name', 'Memory', '--units', 'bytes (B)']));
     const created = json(
       await cli([
         'threshold',
@@ -29,7 +32,7 @@ describe('atrium bench commands against a live bench server', () => {
         '--testbed',
         'ci',
         '--measure',
-        'latency',
+        'memory',
         '--test',
         'percentage',
         '--upper-boundary',
@@ -226,7 +229,7 @@ describe('atrium bench commands against a live bench server', () => {
       bencherEnv,
     );
     expect(html.code, html.stderr).toBe(0);
-    expect(html.stdout).toMatch(/^<h2><a href="http:\/\/localhost:6610\/perf\/made-here\/reports\/[0-9a-f-]{36}">/);
+    expect(html.stdout.startsWith(`<h2><a href="${suite.bench.base}/perf/made-here/reports/`)).toBe(true);
     expect(html.stdout).toContain('<td>Branch</td><td>main</td>');
   });
 });

@@ -9,14 +9,14 @@ import { iteration } from '../src/commands/bench/run/harness.js';
 import { commentId, htmlReport, MAX_COMMENT } from '../src/commands/bench/run/html.js';
 import { newRun } from '../src/commands/bench/run/new-run.js';
 import { planFrom, RUN_OPTIONS } from '../src/commands/bench/run/options.js';
-import { humanReport, type Report, ReportLinks } from '../src/commands/bench/run/report.js';
+import { humanReport, type Report, ReportLinks, type ReportMeasure } from '../src/commands/bench/run/report.js';
 import { SHAPES } from '../src/commands/bench/shapes.js';
 import { strictMismatch } from '../src/commands/bench/strict.js';
 import { UsageError } from '../src/usage.js';
 
 const plan = (args: string[], env: NodeJS.ProcessEnv = {}) => {
   const warnings: string[] = [];
-  const line = parseCommandLine(args, RUN_OPTIONS, { trailing: true, warn: (m) => warnings.push(m) });
+  const line = parseCommandLine(args, RUN_OPTIONS, { usage: 'run', trailing: true, warn: (m) => warnings.push(m) });
   return { plan: planFrom(new Values(line, env), line.trailing, env, (m) => warnings.push(m)), warnings };
 };
 
@@ -109,7 +109,8 @@ describe('command-line parsing', () => {
   });
 
   it('resolves the backend: host, credential precedence and retry settings', () => {
-    const values = (args: string[], env: NodeJS.ProcessEnv) => new Values(parseCommandLine(args, RUN_OPTIONS), env);
+    const values = (args: string[], env: NodeJS.ProcessEnv) =>
+      new Values(parseCommandLine(args, RUN_OPTIONS, { usage: 'run' }), env);
     expect(backendFrom(values([], {}))).toMatchObject({
       credential: undefined,
       attempts: 10,
@@ -143,7 +144,8 @@ describe('command-line parsing', () => {
       field('admin', 'boolean'),
       field('archive', 'archive'),
     ];
-    const parse = (args: string[]) => fieldsToObject(fields, new Values(parseCommandLine(args, fieldOptions(fields))));
+    const parse = (args: string[]) =>
+      fieldsToObject(fields, new Values(parseCommandLine(args, fieldOptions(fields), { usage: 'fields' })));
     expect(parse(['--name', 'N', '--url', '_', '--per-page', '5', '--admin', 'false', '--unarchive'])).toEqual({
       name: 'N',
       url: null,
@@ -281,6 +283,20 @@ describe('report rendering', () => {
     expect(humanReport(new ReportLinks('http://c', unclaimed))).toBe(
       'View report: http://c/console/projects/lib/reports/r-uuid\n\nWARNING: No benchmarks found!\n\nClaim this project: http://c/auth/signup?claim=org-uuid\n',
     );
+  });
+
+  it('warns when no threshold guards a measure, with the console form and the command that add one', () => {
+    const one = report({ alerts: [] });
+    const row = one.results?.[0]?.[0] as NonNullable<Report['results']>[number][number];
+    const unguarded = { ...(row.measures[0] as ReportMeasure), threshold: null, boundary: null };
+    const text = humanReport(new ReportLinks('http://c/', { ...one, results: [[{ ...row, measures: [unguarded] }]] }));
+    expect(text.split('\n').slice(-4)).toEqual([
+      'WARNING: No Threshold found for branch main, testbed Linux: these measures will never raise an alert.',
+      '- Latency: add one at http://c/console/projects/lib/thresholds/add?branch=main&testbed=linux&measure=latency',
+      '  or: atrium bench threshold create lib --branch main --testbed linux --measure latency --test t_test',
+      '',
+    ]);
+    expect(humanReport(new ReportLinks('http://c/', one))).not.toContain('WARNING');
   });
 
   it('groups results by iteration when there are several', () => {

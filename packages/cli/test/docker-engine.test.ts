@@ -55,7 +55,7 @@ describe('Docker engine client: pure parts', () => {
   });
 
   const spec = (args: string[], uid?: number) =>
-    containerSpec(new Values(parseCommandLine(['up', ...args], UP_OPTIONS), {}), uid);
+    containerSpec(new Values(parseCommandLine(['up', ...args], UP_OPTIONS, { usage: 'up' }), {}), uid);
 
   it('builds the container from the seed flags: ports, env, labels, volumes', () => {
     expect(spec([])).toEqual({

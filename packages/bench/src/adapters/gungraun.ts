@@ -1,83 +1,54 @@
+import { jsonMeasure, stdoutMeasure } from './gungraun-measures.js';
 import { type Adapter, type AdapterResults, addMetric, nonEmpty } from './results.js';
-import { isNumber, isObject, lines, parseJson } from './units.js';
+import { isNumber, isObject, parseJson } from './units.js';
 
 /**
- * Gungraun (formerly Iai-Callgrind): its summary JSON (version 6, pretty or NDJSON, possibly among
- * other output) or its terminal output. Measures are named after the tool's metrics, e.g. `instructions`,
- * `l1-hits`, `total-read-write`, `total-bytes`; error-tool counts get the tool as prefix (`memcheck-errors`).
+ * Gungraun (formerly Iai-Callgrind): its summary JSON (version 6, pretty or NDJSON, possibly among other output) or
+ * its terminal output, read as Bencher's `rust_gungraun` adapter reads them. Measures are Bencher's built-in Gungraun
+ * measures (gungraun-measures.ts); metrics Bencher does not know are left out.
  */
-
-/** JSON abbreviations whose terminal label reads differently. */
-const JSON_LABELS: Readonly<Record<string, string>> = {
-  Ir: 'Instructions',
-  L1hits: 'L1 Hits',
-  LLhits: 'LL Hits',
-  TotalRW: 'Total read+write',
-  LLHitRate: 'LL Hit Rate',
-  LLMissRate: 'LL Miss Rate',
-  AtTGmaxBytes: 'At t-gmax bytes',
-  AtTGmaxBlocks: 'At t-gmax blocks',
-  AtTEndBytes: 'At t-end bytes',
-  AtTEndBlocks: 'At t-end blocks',
-};
-
-const ERROR_TOOLS = new Set(['memcheck', 'helgrind', 'drd']);
-
-/** `Total read+write` and `TotalRW` → `total-read-write`, `I1MissRate` → `i1-miss-rate`, `Ge` → `global-bus-events`. */
-export function gungraunMeasure(label: string, tool: string): string {
-  const readable = JSON_LABELS[label] ?? label;
-  if (readable === 'Ge') return 'global-bus-events';
-  const slug = readable
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-|-$/g, '');
-  const lowerTool = tool.toLowerCase();
-  return ERROR_TOOLS.has(lowerTool) ? `${lowerTool}-${slug}` : slug;
-}
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal colour codes start with ESC
 const ANSI = /\x1b\[[0-9;]*[A-Za-z]/g;
+/** `module::group::benchmark id:…` at the start of a line; the name runs on to the first line indented by two. */
+const BENCHMARK = /^[^:\s]+::[^:\s]+::/;
 const TOOL_HEADER = /^\s+=+ ([A-Z]+) =+\s*$/;
-const METRIC = /^\s+([A-Za-z][A-Za-z0-9 +-]*):\s+(\d+(?:\.\d+)?)\|\S+\s+\(.*\)/;
+const NUMBER = '[-+]?\\d+(?:\\.\\d+)?(?:[eE][-+]?\\d+)?';
+const METRIC = new RegExp(`^\\s+([^:\\r\\n]+):\\s+(${NUMBER})\\|\\S+\\s*(?:\\(.*\\)|\\[.*\\])`);
+
+/**
+ * Reads one benchmark from `from` (its first line): its name, over as many lines as it takes, then its tool
+ * sections (metrics before any header are Callgrind's). Returns the line after the last metric read, or `from + 1`
+ * when no line indented by two ends the name.
+ */
+function readBenchmark(lines: readonly string[], from: number, results: AdapterResults): number {
+  let end = from + 1;
+  while (end < lines.length && !(lines[end] as string).startsWith('  ')) end++;
+  if (end >= lines.length) return from + 1;
+  const name = lines.slice(from, end).join('\n').trim();
+  let tool = 'CALLGRIND';
+  let at = end;
+  for (; at < lines.length; at++) {
+    const line = lines[at] as string;
+    const metric = METRIC.exec(line);
+    if (metric) {
+      const slug = stdoutMeasure(tool, metric[1] as string);
+      if (slug) addMetric(results, name, slug, { value: Number(metric[2]) });
+      continue;
+    }
+    const header = TOOL_HEADER.exec(line);
+    if (!header || !METRIC.test(lines[at + 1] ?? '')) break;
+    tool = header[1] as string;
+  }
+  return at;
+}
 
 export const parseGungraunStdout: Adapter = (input, { average }) => {
   if (average !== undefined) return undefined;
   const results: AdapterResults = new Map();
-  let pending: string[] = [];
-  let benchmark: string | undefined;
-  let tool = 'CALLGRIND';
-  for (const raw of lines(input.replace(ANSI, ''))) {
-    const metric = METRIC.exec(raw);
-    if (metric) {
-      if (pending.length > 0) {
-        benchmark = pending.join(' ');
-        pending = [];
-        tool = 'CALLGRIND';
-      }
-      if (benchmark !== undefined) {
-        addMetric(results, benchmark, gungraunMeasure(metric[1] as string, tool), { value: Number(metric[2]) });
-      }
-      continue;
-    }
-    const header = TOOL_HEADER.exec(raw);
-    if (header) {
-      if (pending.length > 0) {
-        benchmark = pending.join(' ');
-        pending = [];
-      }
-      tool = header[1] as string;
-      continue;
-    }
-    if (/^\S/.test(raw) && raw.includes('::')) {
-      pending = [raw.trim()];
-      benchmark = undefined;
-    } else if (pending.length > 0 && /^\S/.test(raw)) {
-      pending.push(raw.trim());
-    } else {
-      pending = [];
-      if (!/^\s/.test(raw)) benchmark = undefined;
-    }
+  const lines = input.replace(ANSI, '').split(/\r?\n/);
+  for (let at = 0; at < lines.length; ) {
+    at = BENCHMARK.test(lines[at] as string) ? readBenchmark(lines, at, results) : at + 1;
   }
   return nonEmpty(results);
 };
@@ -135,9 +106,10 @@ function addSummary(results: AdapterResults, summary: Record<string, unknown>): 
     if (!isObject(total) || !isObject(total.summary)) continue;
     for (const metrics of Object.values(total.summary)) {
       if (!isObject(metrics)) continue;
-      for (const [label, entry] of Object.entries(metrics)) {
+      for (const [key, entry] of Object.entries(metrics)) {
         const value = newValue(entry);
-        if (value !== undefined) addMetric(results, name, gungraunMeasure(label, profile.tool), { value });
+        const slug = jsonMeasure(profile.tool, key);
+        if (value !== undefined && slug) addMetric(results, name, slug, { value });
       }
     }
   }

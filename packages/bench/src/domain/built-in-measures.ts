@@ -1,3 +1,5 @@
+import { GUNGRAUN_MEASURES } from '../adapters/gungraun-measures.js';
+
 /** Measures created with canonical name, slug and units when a report names them (Bencher's built-ins). */
 
 export interface MeasureDefinition {
@@ -16,11 +18,11 @@ const BUILT_IN: readonly MeasureDefinition[] = [
   { name: 'Gen1 Collects', slug: 'gen1-collects', units: 'collects' },
   { name: 'Gen2 Collects', slug: 'gen2-collects', units: 'collects' },
   { name: 'Total Operations', slug: 'total-operations', units: 'operations' },
-  { name: 'Instructions', slug: 'instructions', units: 'instructions' },
   { name: 'L1 Accesses', slug: 'l1-accesses', units: 'accesses' },
   { name: 'L2 Accesses', slug: 'l2-accesses', units: 'accesses' },
   { name: 'RAM Accesses', slug: 'ram-accesses', units: 'accesses' },
-  { name: 'Estimated Cycles', slug: 'estimated-cycles', units: 'cycles' },
+  // Instructions and Estimated Cycles (Iai's too) are among them.
+  ...GUNGRAUN_MEASURES.map(({ name, slug, units }) => ({ name, slug, units })),
 ];
 
 const BY_KEY = new Map<string, MeasureDefinition>();

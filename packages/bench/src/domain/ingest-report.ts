@@ -30,6 +30,7 @@ import { parseNameId, slugify } from '../wire/slug.js';
 import { parseDateTime } from '../wire/time.js';
 import { builtInMeasure, CUSTOM_UNITS } from './built-in-measures.js';
 import { judgeChangePoints } from './change-point-check.js';
+import { guardFirstReport } from './first-report-thresholds.js';
 import { stripIgnoreSuffix } from './ignore-suffix.js';
 import { toModel } from './model-input.js';
 import type { NewReport } from './new-report.js';
@@ -398,6 +399,8 @@ export async function ingestReport(db: Db, input: IngestInput): Promise<Ingested
       const testbeds = await getOrCreateDimensions(trx, 'testbed', project.uuid, [dimensionKey(report.testbed)], now);
       const testbed = testbeds.get(parseNameId(report.testbed).value) as Dimension;
       await applyReportThresholds(trx, project, branch, testbed, report, now);
+      // A reset keeps the pair to the report's own thresholds: no defaults then.
+      if (!report.thresholds?.reset) await guardFirstReport(trx, project.uuid, branch, testbed, now);
       const headUuid = branch.head_uuid as string;
       const models = await activeModels(trx, branch, testbed);
       const dimensions = await reportDimensions(trx, project, iterations, now);

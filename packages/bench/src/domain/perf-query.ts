@@ -1,5 +1,7 @@
 /** Parsing, limits and grouping of the perf query (pure). */
 
+import type { YAxisKind } from '../plot/y-axes.js';
+
 export const MAX_PERMUTATIONS = 255;
 
 export interface PerfParams {
@@ -52,7 +54,12 @@ export function parsePerfParams(query: PerfQueryInput): PerfParams | string {
 }
 
 /** A perf route's query string, as its schema types it. */
-export type PerfQuerystring = PerfQueryInput & { start_time?: number; end_time?: number; title?: string };
+export type PerfQuerystring = PerfQueryInput & {
+  start_time?: number;
+  end_time?: number;
+  title?: string;
+  y_axis?: YAxisKind;
+};
 
 /** A validated perf query: its dimensions, its window and the plot's title. */
 export interface PerfRequest {
@@ -60,13 +67,15 @@ export interface PerfRequest {
   startTime: number | undefined;
   endTime: number | undefined;
   title: string | undefined;
+  /** The image's y axes (`y_axis`, as the console's perf page): linear unless asked. */
+  yAxis?: YAxisKind | undefined;
 }
 
 /** The perf query of a query string, or a 400 message. */
 export function parsePerfRequest(query: PerfQuerystring): PerfRequest | string {
   const params = parsePerfParams(query);
   if (typeof params === 'string') return params;
-  return { params, startTime: query.start_time, endTime: query.end_time, title: query.title };
+  return { params, startTime: query.start_time, endTime: query.end_time, title: query.title, yAxis: query.y_axis };
 }
 
 /** The dimensions of a perf query, each in the order the results list them. */

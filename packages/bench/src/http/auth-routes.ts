@@ -63,7 +63,8 @@ type LoginBody = { email: string; invite?: string | null };
  * confirmation link (an `auth` JWT, single-use, 30 minutes) to the console's confirm page; `POST /v0/auth/confirm`
  * exchanges it for a session (`client` JWT). A sign-up's link carries the account, which is created only when the
  * link is followed (an unfollowed sign-up leaves nothing behind). Log-in answers the same whether or not the
- * account exists, and mails in the background so it takes as long. Both are limited by `LoginGuard`: 429, except
+ * account exists (except with an invitation for an address no account has: 404, sign up instead), and mails in
+ * the background so it takes as long. Both are limited by `LoginGuard`: 429, except
  * that a log-in past the caps strangers share is answered 202 and mails at most one link per half a link's lifetime.
  */
 export function registerAuthRoutes(app: FastifyInstance, context: BenchContext): void {
@@ -87,7 +88,7 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
       name: user.name,
       purpose: signup ? 'signup' : 'login',
       token: minted.token,
-      consoleUrl: context.config.consoleUrl,
+      consoleUrl: context.consoleUrl(),
       ttlMinutes: Math.round(auth.confirmTtlSeconds / 60),
     });
   };
@@ -125,6 +126,14 @@ export function registerAuthRoutes(app: FastifyInstance, context: BenchContext):
       const verdict = guard(request, reply, email, now, true);
       const invite = request.body.invite ? invitationFor(context, request.body.invite, email, now) : undefined;
       const user = await findUserByEmail(db, email);
+      // The invitation names this address, so saying that no account has it tells its holder nothing new.
+      if (invite && !user) {
+        throw new HttpError(
+          404,
+          'not_found',
+          'No account has this email address yet: sign up with this invitation instead, and you join the organization.',
+        );
+      }
       if (user && !user.locked) {
         if (invite) await acceptInvite(db, user, invite, now);
         if (limits.mailsLogin(email, verdict, now)) context.mail.sendInBackground(confirmation(user, now));

@@ -15,4 +15,6 @@ export interface BenchContext {
   mail: BenchMail;
   /** Perf queries, answered in worker threads. */
   perf: PerfRenderer;
+  /** The console's URL without a trailing slash (see `consoleUrlOf`). */
+  consoleUrl: () => string;
 }

@@ -60,7 +60,7 @@ export async function requestEmailChange(
     slug: user.slug,
     oldEmail: user.email,
     newEmail: email,
-    consoleUrl: context.config.consoleUrl,
+    consoleUrl: context.consoleUrl(),
     ttlMinutes: Math.round(ttlSeconds / 60),
   };
   return [emailChangeConfirmation({ ...text, token }), emailChangeNotice(text)];

@@ -97,7 +97,8 @@ export function registerInvitationRoutes(app: FastifyInstance, context: BenchCon
         organization: organization.name,
         role,
         token,
-        consoleUrl: context.config.consoleUrl,
+        consoleUrl: context.consoleUrl(),
+        hasAccount: invitee !== undefined,
         expires,
       });
       await context.mail.send(message);

@@ -42,6 +42,14 @@ function userName(identity: OAuthIdentity): string {
   return cleaned.length > 0 ? cleaned : 'User';
 }
 
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => {
+    made ??= { value: make() };
+    return made.value;
+  };
+}
+
 /**
  * Bencher's OAuth 2.0 sign-in: `GET /v0/auth/{github,google}` answers the provider's authorization URL with a
  * signed `state` (carrying an invitation or a claim, bound to the asking browser by a cookie); `POST` takes the
@@ -50,11 +58,12 @@ function userName(identity: OAuthIdentity): string {
  */
 export function registerOAuthRoutes(app: FastifyInstance, context: BenchContext): void {
   const { db } = context.database;
-  const { auth, consoleUrl } = context.config;
-  const redirect = (path: string) => new URL(path, consoleUrl).href;
-  const providers: Record<string, OAuthProvider | undefined> = {
-    github: auth.github ? new GitHubOAuth(auth.github, redirect('/auth/github')) : undefined,
-    google: auth.google ? new GoogleOAuth(auth.google, redirect('/auth/google')) : undefined,
+  const { auth } = context.config;
+  // Made at the first sign-in: the default console URL names the port the service listens on.
+  const redirect = (path: string) => new URL(path, context.consoleUrl()).href;
+  const providers: Record<string, () => OAuthProvider | undefined> = {
+    github: once(() => (auth.github ? new GitHubOAuth(auth.github, redirect('/auth/github')) : undefined)),
+    google: once(() => (auth.google ? new GoogleOAuth(auth.google, redirect('/auth/google')) : undefined)),
   };
 
   for (const [name, label] of [
@@ -62,7 +71,7 @@ export function registerOAuthRoutes(app: FastifyInstance, context: BenchContext)
     ['google', 'Google OAuth2'],
   ] as const) {
     const provider = () => {
-      const configured = providers[name];
+      const configured = providers[name]?.();
       if (!configured) throw new HttpError(402, 'payment_required', `${label} is not configured`);
       return configured;
     };

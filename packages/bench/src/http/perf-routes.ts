@@ -18,6 +18,7 @@ export const perfQuerySchema = {
     start_time: { type: 'integer' },
     end_time: { type: 'integer' },
     title: { type: 'string', maxLength: 256 },
+    y_axis: { type: 'string', enum: ['auto', 'linear', 'log'] },
   },
 };
 

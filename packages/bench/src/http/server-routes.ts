@@ -15,20 +15,18 @@ export const BENCHER_API_VERSION = '0.6.12';
 const versionBody = JSON.stringify({ version: BENCHER_API_VERSION });
 
 export function registerServerRoutes(app: FastifyInstance, context: BenchContext): void {
-  const consoleBody = JSON.stringify({ url: context.config.consoleUrl.replace(/\/$/, '') });
-
   app.get('/v0/server/version', (_request, reply) => {
     reply.type('application/json').send(versionBody);
   });
 
   app.get('/v0/server/config/console', (_request, reply) => {
-    reply.type('application/json').send(consoleBody);
+    reply.type('application/json').send(JSON.stringify({ url: context.consoleUrl() }));
   });
 
   const databaseUrl = benchDatabaseUrl(context.config, context.dataDir);
   app.get('/v0/server/config', async (request) => {
     await requireAdmin(context, request);
-    return jsonServerConfig(context.config, databaseUrl, request.log.level);
+    return jsonServerConfig(context.config, context.consoleUrl(), databaseUrl, request.log.level);
   });
 
   app.get<{ Querystring: UserListQuery }>(

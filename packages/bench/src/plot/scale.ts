@@ -4,6 +4,20 @@ export interface Scale {
   min: number;
   max: number;
   ticks: number[];
+  /** Logarithmic: `min`, `max` and the ticks are values, placed by their base-10 logarithm. */
+  log?: boolean;
+}
+
+/** A logarithmic scale over whole decades covering [min, max] (both > 0), a tick on each decade. */
+export function logScale(min: number, max: number): Scale {
+  let low = Math.floor(Math.log10(min));
+  let high = Math.ceil(Math.log10(max));
+  if (low === high) {
+    low -= 1;
+    high += 1;
+  }
+  const ticks = Array.from({ length: high - low + 1 }, (_, i) => Number((10 ** (low + i)).toPrecision(12)));
+  return { min: 10 ** low, max: 10 ** high, ticks, log: true };
 }
 
 /** "Nice" ticks (1, 2, 5 × 10^k) covering [min, max]; a flat range is widened around its value. */
@@ -36,21 +50,9 @@ export function niceScale(min: number, max: number, count = 5): Scale {
 
 /** Where `value` lies between the scale's ends, 0 to 1, without overflowing near ±Number.MAX_VALUE. */
 export const fractionOf = (scale: Scale, value: number): number =>
-  (value / 2 - scale.min / 2) / (scale.max / 2 - scale.min / 2);
-
-/** Compact tick label: 1.2k, 3.4M, 0.005. */
-export function formatTick(value: number): string {
-  const abs = Math.abs(value);
-  for (const [limit, suffix] of [
-    [1e12, 'T'],
-    [1e9, 'G'],
-    [1e6, 'M'],
-    [1e3, 'k'],
-  ] as const) {
-    if (abs >= limit) return `${Number((value / limit).toPrecision(3))}${suffix}`;
-  }
-  return String(Number(value.toPrecision(3)));
-}
+  scale.log
+    ? (Math.log10(value) - Math.log10(scale.min)) / (Math.log10(scale.max) - Math.log10(scale.min))
+    : (value / 2 - scale.min / 2) / (scale.max / 2 - scale.min / 2);
 
 export function formatDate(ms: number): string {
   return new Date(ms).toISOString().slice(0, 16).replace('T', ' ');

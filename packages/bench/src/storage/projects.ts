@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { OrganizationRole, ProjectRole } from '../auth/permissions.js';
-import { DEFAULT_BRANCH, DEFAULT_TESTBED, DEFAULT_THRESHOLDS } from '../domain/project-defaults.js';
+import { DEFAULT_BRANCH, DEFAULT_TESTBED } from '../domain/project-defaults.js';
 import type { Page } from '../wire/pagination.js';
 import { parseNameId, suffixedSlug } from '../wire/slug.js';
 import { createBranch } from './branches.js';
+import { insertDefaultThresholds } from './default-thresholds.js';
 import { insertDimension } from './dimensions.js';
 import { type Listed, paged, searchAny } from './list-query.js';
 import { claimedColumn } from './organizations.js';
-import { insertThreshold } from './thresholds.js';
 import type { Branch, Db, Dimension, Project } from './types.js';
 
 export async function createProject(
@@ -49,19 +49,7 @@ export async function createProject(
 async function createProjectDefaults(db: Db, projectUuid: string, now: number): Promise<void> {
   const branch: Branch = await createBranch(db, { projectUuid, ...DEFAULT_BRANCH }, parseNameId, now);
   const testbed = await insertDimension<Dimension>(db, 'testbed', { projectUuid, ...DEFAULT_TESTBED }, now);
-  for (const { measure, model } of DEFAULT_THRESHOLDS) {
-    const row = await insertDimension<Dimension>(
-      db,
-      'measure',
-      { projectUuid, name: measure.name, slug: measure.slug, extra: { units: measure.units } },
-      now,
-    );
-    await insertThreshold(
-      db,
-      { projectUuid, branchUuid: branch.uuid, testbedUuid: testbed.uuid, measureUuid: row.uuid, model },
-      now,
-    );
-  }
+  await insertDefaultThresholds(db, { projectUuid, branchUuid: branch.uuid, testbedUuid: testbed.uuid }, now);
 }
 
 const selectProjects = (db: Db) =>

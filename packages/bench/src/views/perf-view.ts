@@ -2,6 +2,7 @@ import type { Database } from '@atrium/core';
 import { groupByPermutation, type PerfRequest } from '../domain/perf-query.js';
 import { lineChartSvg, type PlotInput } from '../plot/line-chart.js';
 import { renderPng } from '../plot/render-png.js';
+import type { YAxisKind } from '../plot/y-axes.js';
 import { type ChangePointView, changePointsOfHead } from '../storage/change-points.js';
 import { findDimensionsByUuid } from '../storage/dimensions.js';
 import { perfMetrics } from '../storage/perf.js';
@@ -143,15 +144,16 @@ const MAX_PLOTTED = 8;
 const shiftLabel = (shift: number | null) =>
   shift === null ? 'change' : `${shift >= 0 ? '+' : '−'}${Math.abs(shift * 100).toFixed(1)} %`;
 
-export function perfPlotInput(view: PerfView, title: string | undefined): PlotInput {
+export function perfPlotInput(view: PerfView, title: string | undefined, yAxis: YAxisKind = 'linear'): PlotInput {
   const perf = perfJson({ ...view, results: view.results.slice(0, MAX_PLOTTED) });
   const plotted = perf.results;
-  const first = plotted[0]?.measure;
   return {
     title: title ?? perf.project.name,
-    yLabel: first ? `${first.name}: ${first.units}` : '',
+    yAxis,
     series: plotted.map((result) => ({
       label: `${result.branch.name} · ${result.testbed.name} · ${result.benchmark.name} · ${result.measure.name}`,
+      measure: result.measure.name,
+      units: result.measure.units,
       points: result.metrics.map((metric) => ({
         x: Date.parse(metric.start_time),
         y: metric.metric.value,
@@ -177,5 +179,7 @@ export async function renderPerf(
   format: PerfFormat,
 ): Promise<Buffer> {
   const view = await queryPerf(database, project, request);
-  return format === 'json' ? perfJsonBytes(view) : renderPng(lineChartSvg(perfPlotInput(view, request.title)));
+  return format === 'json'
+    ? perfJsonBytes(view)
+    : renderPng(lineChartSvg(perfPlotInput(view, request.title, request.yAxis)));
 }

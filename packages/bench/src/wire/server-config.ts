@@ -29,11 +29,11 @@ export function databaseLocation(url: string): string {
 }
 
 /** `JsonConfig`: the running configuration in Bencher's shape, secrets redacted. */
-export const jsonServerConfig = (config: BenchConfig, databaseUrl: string, logLevel: string) => ({
+export const jsonServerConfig = (config: BenchConfig, consoleUrl: string, databaseUrl: string, logLevel: string) => ({
   server: { bind_address: `${config.bind}:${config.port}`, request_body_max_bytes: config.bodyLimit, tls: null },
   logging: { name: 'atrium-bench', log: { stderr_terminal: { level: LOG_LEVELS[logLevel] ?? 'info' } } },
   database: { file: databaseLocation(databaseUrl), data_store: null },
-  console: { url: config.consoleUrl.replace(/\/$/, '') },
+  console: { url: consoleUrl },
   security: { issuer: config.security.issuer, secret_key: REDACTED },
   smtp: null,
   /** Atrium's daily limits have no counterpart among Bencher Plus's settings. */

@@ -10,7 +10,7 @@ import {
 } from '@atrium/bench';
 import { latestOutbox, loadConfig, type OutboxMessage } from '@atrium/core';
 import { atriumConfigSchema } from '../config.js';
-import { UsageError } from '../usage.js';
+import { HelpRequest, UsageError, wantsHelp } from '../usage.js';
 
 type BenchDb = Awaited<ReturnType<typeof openBenchDatabase>>['db'];
 
@@ -53,6 +53,7 @@ function printable(message: OutboxMessage): string {
 export async function benchAdmin(args: string[]): Promise<void> {
   const [area, ...rest] = args;
   if (area !== 'admin') throw new UsageError(USAGE);
+  if (wantsHelp(rest) || rest[0] === 'help') throw new HelpRequest(`${USAGE}\n`);
   const [command, ...options] = rest;
   if (command === 'user' && options[0] === 'create') {
     const { values } = parseArgs({

@@ -1,11 +1,9 @@
 import { resolve } from 'node:path';
 import { TEST_MODEL_REPLY, writeTestModel } from '@atrium/inference';
-import { UsageError } from '../usage.js';
+import { UsageError, wantsHelp } from '../usage.js';
 import { inferenceAdmin } from './inference-admin.js';
 import { INFERENCE_SUBCOMMANDS, inferenceUsage } from './inference-help.js';
 import { inferenceReload } from './inference-reload.js';
-
-const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
 
 /** `atrium inference <subcommand>`: inference tooling outside the server. */
 export async function inference(args: string[]): Promise<void> {

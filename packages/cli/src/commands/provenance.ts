@@ -12,7 +12,7 @@ import {
   type Shape,
 } from '@atrium/provenance';
 import { atriumConfigSchema } from '../config.js';
-import { UsageError } from '../usage.js';
+import { HelpRequest, UsageError, wantsHelp } from '../usage.js';
 import { configFile } from './serve.js';
 
 const USAGE =
@@ -139,6 +139,7 @@ async function make(args: string[]): Promise<void> {
 /** `atrium provenance <subcommand>`: serve archives/databases, inspect them, generate synthetic archives. */
 export async function provenance(args: string[]): Promise<void> {
   const [subcommand, ...rest] = args;
+  if (wantsHelp(args) || subcommand === 'help') throw new HelpRequest(`${USAGE}\n`);
   switch (subcommand) {
     case 'serve':
       return serveSources(rest);

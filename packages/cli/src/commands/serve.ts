@@ -15,7 +15,7 @@ import { inferenceService } from '@atrium/inference';
 import { provenanceService } from '@atrium/provenance';
 import type { FastifyInstance } from 'fastify';
 import { atriumConfigSchema } from '../config.js';
-import { UsageError } from '../usage.js';
+import { HelpRequest, UsageError, wantsHelp } from '../usage.js';
 import { ATRIUM_VERSION } from '../version.js';
 
 const SERVICES = { inference: inferenceService, provenance: provenanceService, bench: benchService } as const;
@@ -50,7 +50,12 @@ interface Running {
   config: HttpConfig;
 }
 
+const SERVE_USAGE = `usage: atrium serve [--services inference,provenance,bench] [--config FILE] [--data-dir DIR]
+Starts the services and keeps running until SIGTERM or SIGINT; 'atrium help' describes the options.
+`;
+
 export async function serve(args: string[]): Promise<void> {
+  if (wantsHelp(args)) throw new HelpRequest(SERVE_USAGE);
   const { values } = parseArgs({
     args,
     options: { services: { type: 'string' }, config: { type: 'string' }, 'data-dir': { type: 'string' } },

@@ -49,7 +49,13 @@ async function find(
 /** `atrium bench archive|unarchive --project P --branch B` (or --testbed, --benchmark, --measure). */
 export async function archive(archived: boolean, args: readonly string[], io: Io): Promise<void> {
   const verb = archived ? 'archive' : 'unarchive';
-  const values = new Values(parseCommandLine(args, OPTIONS, { warn: io.warn }), io.env);
+  const values = new Values(
+    parseCommandLine(args, OPTIONS, {
+      usage: `atrium bench ${verb} --project P --branch B | --testbed T | --benchmark B | --measure M`,
+      warn: io.warn,
+    }),
+    io.env,
+  );
   const project = values.string('project', 'ATRIUM_BENCH_PROJECT', 'BENCHER_PROJECT');
   if (!project) throw new UsageError(`${verb} needs --project`);
   const given = (Object.keys(DIMENSIONS) as Dimension[]).filter((d) => values.string(d) !== undefined);

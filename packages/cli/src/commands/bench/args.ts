@@ -1,4 +1,4 @@
-import { UsageError } from '../../usage.js';
+import { HelpRequest, UsageError } from '../../usage.js';
 
 /** One command-line option; `alias` names are accepted too, `deprecated` ones with a warning on stderr. */
 export interface OptionSpec {
@@ -37,14 +37,30 @@ function lookupTable(specs: OptionSpecs): Map<string, Resolved> {
   return table;
 }
 
+/** The options of `specs`, one a line, as `--help` lists them (deprecated spellings left out). */
+export function optionList(specs: OptionSpecs): string {
+  return Object.entries(specs)
+    .map(([name, spec]) => {
+      const names = [
+        `--${name}`,
+        ...(spec.short ? [`-${spec.short}`] : []),
+        ...(spec.alias ?? []).map((a) => `--${a}`),
+      ];
+      const value = spec.type === 'string' ? ' <value>' : '';
+      return `  ${names.join(', ')}${value}${spec.multiple ? ' (repeatable)' : ''}`;
+    })
+    .join('\n');
+}
+
 /**
  * Parses `args` against `specs`: `--name value`, `--name=value`, `-x`, repeatable options, `--` ending the
- * options. Unknown options and missing values are usage errors (exit code 2).
+ * options. Unknown options and missing values are usage errors (exit code 2); `--help` or `-h` asks for `usage`
+ * and the option list (`HelpRequest`).
  */
 export function parseCommandLine(
   args: readonly string[],
   specs: OptionSpecs,
-  options: { trailing?: boolean; warn?: (message: string) => void } = {},
+  options: { usage: string; trailing?: boolean; warn?: (message: string) => void },
 ): CommandLine {
   const table = lookupTable(specs);
   const values: CommandLine['values'] = {};
@@ -65,7 +81,10 @@ export function parseCommandLine(
     const equals = arg.indexOf('=');
     const flag = equals > 0 ? arg.slice(0, equals) : arg;
     const found = table.get(flag);
-    if (!found) throw new UsageError(`unknown option '${flag}'`);
+    if (!found && (flag === '--help' || flag === '-h')) {
+      throw new HelpRequest(`Usage: ${options.usage}\n\nOptions:\n${optionList(specs)}\n`);
+    }
+    if (!found) throw new UsageError(`unknown option '${flag}'; run with --help for the options`);
     if (found.deprecated) (options.warn ?? warnOnStderr)(`warning: ${flag} is deprecated; use --${found.name}`);
     let value: string | boolean;
     if (found.spec.type === 'boolean') {

@@ -65,8 +65,17 @@ class CertificateError extends Error {}
 const isCertificateProblem = (code: string | undefined) =>
   code !== undefined && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER/.test(code);
 
-/** Server messages can span lines (hints); the CLI prints one line. */
-const oneLine = (text: string) => text.replace(/\s*\n\s*/g, ' ').trim();
+/**
+ * Server messages can span lines (a hint under the error); the CLI prints one line, each former line a sentence:
+ * "Benchmark (x) not found. Benchmark may be private …".
+ */
+export const oneLine = (text: string) =>
+  text
+    .split(/\s*\n\s*/)
+    .filter((line) => line !== '')
+    .map((line, i, lines) => (i < lines.length - 1 && !/[.!?:;]$/.test(line) ? `${line}.` : line))
+    .join(' ')
+    .trim();
 
 /** `404 <the server's message>` on one line (Bencher's error body is `{"message": …}`). */
 function statusLine(response: RawResponse): string {

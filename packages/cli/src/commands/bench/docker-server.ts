@@ -4,7 +4,7 @@ import { UsageError } from '../../usage.js';
 import { parseCommandLine, Values } from './args.js';
 import { type ContainerSpec, DockerEngine, describeAddress, engineAddress } from './docker-engine.js';
 import type { Io } from './io.js';
-import { COMMON, envPairs, LOCAL_SERVER, serviceOf, UP_OPTIONS } from './local-server.js';
+import { COMMON, DOWN_USAGE, envPairs, LOCAL_SERVER, serviceOf, UP_OPTIONS, UP_USAGE } from './local-server.js';
 
 /**
  * `atrium bench up|down|logs`: the self-hosted bench server as a container of the Atrium image when a Docker
@@ -146,7 +146,7 @@ async function awaitApi(engine: DockerEngine, name: string): Promise<string> {
 }
 
 async function up(args: readonly string[], io: Io): Promise<void> {
-  const line = parseCommandLine(args, UP_OPTIONS, { warn: io.warn });
+  const line = parseCommandLine(args, UP_OPTIONS, { usage: UP_USAGE, warn: io.warn });
   const values = new Values(line, io.env);
   if (serviceOf(line.positionals) === 'console') return LOCAL_SERVER.up(args, io);
   const pull = oneOf('--pull', values.string('pull') ?? 'missing', PULL);
@@ -170,7 +170,7 @@ async function up(args: readonly string[], io: Io): Promise<void> {
 
 /** The engine when one answers and runs our container, else undefined (process mode). */
 async function engineWithContainer(args: readonly string[], io: Io): Promise<DockerEngine | undefined> {
-  const line = parseCommandLine(args, COMMON, { warn: io.warn });
+  const line = parseCommandLine(args, COMMON, { usage: DOWN_USAGE, warn: io.warn });
   serviceOf(line.positionals);
   const engine = await chooseEngine(new Values(line, io.env), io, false);
   return engine && (await engine.inspect(CONTAINER_NAME)) ? engine : undefined;

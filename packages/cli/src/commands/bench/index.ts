@@ -1,4 +1,4 @@
-import { UsageError } from '../../usage.js';
+import { HelpRequest, UsageError } from '../../usage.js';
 import { archive } from './archive.js';
 import { SELF_HOSTED } from './docker-server.js';
 import { type Io, processIo } from './io.js';
@@ -7,6 +7,20 @@ import { perf } from './perf.js';
 import { runGroup } from './resource-command.js';
 import { RESOURCES } from './resource-table.js';
 import { run } from './run/index.js';
+
+const BENCH_USAGE = `Usage: atrium bench <subcommand> … (Bencher's \`bencher\` client)
+
+  run [options] [command…]     run benchmarks and submit the report
+  mock                         print mock benchmark results
+  up | down | logs             a local bench server
+  archive | unarchive          archive a branch, testbed, benchmark or measure
+  perf <project>               query or tabulate perf data
+  admin …                      operator commands on the server's database
+  ${Object.keys(RESOURCES).join(' | ')}
+                               list, create, view, update, delete
+Every subcommand answers --help with its usage and options. Global options: --host, --key, --token, --timeout,
+--attempts, --retry-after, --strict.
+`;
 
 /** `atrium bench <subcommand> …`: the command-line client of the bench service (Bencher's `bencher`). */
 export async function bench(args: readonly string[], io: Io = processIo): Promise<void> {
@@ -30,8 +44,12 @@ export async function bench(args: readonly string[], io: Io = processIo): Promis
       return (await import('../bench-admin.js')).benchAdmin(['admin', ...rest]);
     case 'org':
       return runGroup('bench organization', RESOURCES, ['organization', ...rest], io);
+    case 'help':
+    case '--help':
+    case '-h':
+      throw new HelpRequest(BENCH_USAGE);
     case undefined:
-      throw new UsageError("atrium bench needs a subcommand; run 'atrium help'");
+      throw new UsageError("atrium bench needs a subcommand; run 'atrium bench --help'");
     default:
       return runGroup('atrium bench', RESOURCES, args, io);
   }

@@ -26,6 +26,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `--mode` and `--image`/`--pull` choose and configure container mode (docker-server.ts). */
 export const COMMON = { dir: { type: 'string' }, mode: { type: 'string' } } as const;
+export const UP_USAGE =
+  'atrium bench up [api|console] [--api-port P] [--console-port P] [--api-env K=V]… [--api-volume HOST:/data] [--detach]';
+export const DOWN_USAGE = 'atrium bench down|logs [api|console]';
+
 export const UP_OPTIONS = {
   ...COMMON,
   image: { type: 'string' },
@@ -107,7 +111,7 @@ function serverEnv(env: NodeJS.ProcessEnv, port: number, consolePort: number, ex
 }
 
 async function up(args: readonly string[], io: Io): Promise<void> {
-  const line = parseCommandLine(args, UP_OPTIONS, { warn: io.warn });
+  const line = parseCommandLine(args, UP_OPTIONS, { usage: UP_USAGE, warn: io.warn });
   const values = new Values(line, io.env);
   const service = serviceOf(line.positionals);
   if (service === 'console') {
@@ -156,7 +160,7 @@ async function awaitBanner(logFile: string, from: number, pid: number): Promise<
 }
 
 async function down(args: readonly string[], io: Io): Promise<void> {
-  const line = parseCommandLine(args, COMMON, { warn: io.warn });
+  const line = parseCommandLine(args, COMMON, { usage: DOWN_USAGE, warn: io.warn });
   serviceOf(line.positionals);
   const paths = pathsOf(new Values(line, io.env));
   const pid = runningPid(paths);
@@ -176,7 +180,7 @@ async function down(args: readonly string[], io: Io): Promise<void> {
 
 /** Prints the log, then follows it while the server runs. */
 async function logs(args: readonly string[], io: Io): Promise<void> {
-  const line = parseCommandLine(args, COMMON, { warn: io.warn });
+  const line = parseCommandLine(args, COMMON, { usage: DOWN_USAGE, warn: io.warn });
   serviceOf(line.positionals);
   const paths = pathsOf(new Values(line, io.env));
   if (!existsSync(paths.log)) throw new Error(`no log at ${paths.log}; start the server with 'atrium bench up'`);

@@ -54,7 +54,12 @@ const OPTIONS = {
 
 /** `atrium bench mock`: prints mock BMF results; `--fail` (or a `--flaky` coin toss) then exits 1. */
 export function mock(args: readonly string[], io: Io): void {
-  const values = new Values(parseCommandLine(args, OPTIONS), io.env);
+  const values = new Values(
+    parseCommandLine(args, OPTIONS, {
+      usage: 'atrium bench mock [--measure M]… [--count N] [--seed S] [--pow P] [--fail] [--flaky]',
+    }),
+    io.env,
+  );
   const measures = values.list('measure');
   const bmf = mockResults({
     seed: values.number('seed', { integer: true, min: 0, max: 2 ** 32 - 1 }),

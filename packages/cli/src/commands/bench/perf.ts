@@ -55,8 +55,9 @@ const OPTIONS = {
 
 /** `atrium bench perf <project> --branches … --testbeds … --benchmarks … --measures … [--table]`. */
 export async function perf(args: readonly string[], io: Io): Promise<void> {
-  const line = parseCommandLine(args, OPTIONS, { warn: io.warn });
-  const [project] = positionals(line, ['project'], 'atrium bench perf <project> --branches … [--table]');
+  const usage = 'atrium bench perf <project> --branches … --testbeds … --benchmarks … --measures … [--table]';
+  const line = parseCommandLine(args, OPTIONS, { usage, warn: io.warn });
+  const [project] = positionals(line, ['project'], usage);
   const values = new Values(line, io.env);
   const millis = (name: string) => {
     const seconds = values.number(name, { min: 0 });

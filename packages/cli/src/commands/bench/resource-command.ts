@@ -1,4 +1,4 @@
-import { UsageError } from '../../usage.js';
+import { HelpRequest, UsageError } from '../../usage.js';
 import { parseCommandLine, Values } from './args.js';
 import { BACKEND_OPTIONS, backendFrom } from './backend.js';
 import { BenchClient, type Method } from './client.js';
@@ -54,6 +54,10 @@ function usageOf(name: string, action: Action): string {
 /** `atrium bench <group> <subcommand> …`: resolves the subcommand in `group` and performs it. */
 export async function runGroup(prefix: string, group: Group, args: readonly string[], io: Io): Promise<void> {
   const [word, ...rest] = args;
+  if (word === '--help' || word === '-h' || word === 'help') {
+    const names = Object.keys(group);
+    throw new HelpRequest(`Usage: ${prefix} <${names.join('|')}> …\n\nEach answers --help with its own usage.\n`);
+  }
   const name = word === undefined ? undefined : [word, ...(ALIASES[word] ?? [])].find((n) => n in group);
   const command = name === undefined ? undefined : group[name];
   if (command === undefined) {
@@ -74,7 +78,8 @@ async function perform(label: string, alternatives: readonly Action[], args: rea
     ...Object.values(a.optionParams ?? {}).map((option) => required(option)),
     ...(a.projectOption ? [field('project')] : []),
   ]);
-  const line = parseCommandLine(args, { ...BACKEND_OPTIONS, ...fieldOptions(allFields) }, { warn: io.warn });
+  const usage = alternatives.map((a) => usageOf(label, a)).join(' | ');
+  const line = parseCommandLine(args, { ...BACKEND_OPTIONS, ...fieldOptions(allFields) }, { usage, warn: io.warn });
   const values = new Values(line, io.env);
   const positional = [...line.positionals];
   const action = alternatives.find((a) => {
@@ -84,10 +89,7 @@ async function perform(label: string, alternatives: readonly Action[], args: rea
     }
     return a.args.length === positional.length;
   });
-  if (!action) {
-    const usages = alternatives.map((a) => usageOf(label, a)).join(' | ');
-    throw new UsageError(`wrong number of arguments; usage: ${usages}`);
-  }
+  if (!action) throw new UsageError(`wrong number of arguments; usage: ${usage}`);
   const params = Object.fromEntries(action.args.map((name, i) => [name, positional[i] as string]));
   for (const [param, option] of Object.entries(action.optionParams ?? {})) {
     params[param] = fieldsToObject([required(option)], values)[option] as string;

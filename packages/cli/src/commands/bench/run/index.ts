@@ -9,7 +9,7 @@ import { readGit, runContext } from './context.js';
 import { iteration, readStdin } from './harness.js';
 import { commentId, htmlReport } from './html.js';
 import { newRun } from './new-run.js';
-import { planFrom, RUN_OPTIONS, type RunPlan } from './options.js';
+import { planFrom, RUN_OPTIONS, RUN_USAGE, type RunPlan } from './options.js';
 import { humanReport, type Report, ReportLinks } from './report.js';
 
 async function collectResults(plan: RunPlan, io: Io): Promise<string[]> {
@@ -33,7 +33,7 @@ async function collectResults(plan: RunPlan, io: Io): Promise<string[]> {
 
 /** `atrium bench run [options] [command…]`: run the benchmarks, submit them, print the verdict. */
 export async function run(args: readonly string[], io: Io): Promise<void> {
-  const line = parseCommandLine(args, RUN_OPTIONS, { trailing: true, warn: io.warn });
+  const line = parseCommandLine(args, RUN_OPTIONS, { usage: RUN_USAGE, trailing: true, warn: io.warn });
   if (line.positionals.length > 0) throw new UsageError(`unexpected argument '${line.positionals[0]}'`);
   const values = new Values(line, io.env);
   const plan = planFrom(values, line.trailing, io.env, io.warn);

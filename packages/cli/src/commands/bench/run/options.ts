@@ -7,6 +7,13 @@ const string = { type: 'string' } as const;
 const flag = { type: 'boolean' } as const;
 const many = { type: 'string', multiple: true } as const;
 
+export const RUN_USAGE = `atrium bench run [options] [command…]
+
+Runs the command (or reads --file, or stdin), parses its output with --adapter (default: magic), submits the
+report to --project on --host and prints its links. Branch: --branch, else the git branch, else main. Testbed:
+--testbed, else the OS (Linux, macOS, Windows). Thresholds: --threshold-measure with --threshold-test and its
+options (a project's first report gets the default thresholds). Bencher's \`bencher run\` options.`;
+
 export const RUN_OPTIONS: OptionSpecs = {
   ...BACKEND_OPTIONS,
   project: string,

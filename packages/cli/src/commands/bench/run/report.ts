@@ -81,12 +81,44 @@ export class ReportLinks {
     return `${this.project}?${params}`;
   }
 
+  /** The console's form for a new threshold on this report's branch and testbed and on `measure`. */
+  addThresholdUrl(measure: Dim): string {
+    const r = this.report;
+    const params = new URLSearchParams({ branch: r.branch.slug, testbed: r.testbed.slug, measure: measure.slug });
+    return `${this.console.replace(/\/$/, '')}/console/projects/${r.project.slug}/thresholds/add?${params}`;
+  }
+
   get claimUrl(): string | undefined {
     const base = this.console.replace(/\/$/, '');
     return this.report.project.claimed === null
       ? `${base}/auth/signup?claim=${this.report.project.organization}`
       : undefined;
   }
+}
+
+/** The measures of the report that no threshold model judged. */
+export function unguardedMeasures(report: Report): Dim[] {
+  const found = new Map<string, Dim>();
+  for (const result of (report.results ?? []).flat()) {
+    for (const m of result.measures) if (!m.threshold?.model) found.set(m.measure.uuid, m.measure);
+  }
+  return [...found.values()];
+}
+
+/** Bencher's "No Threshold found" warning, with the console form and the command that add one. */
+function noThresholdLines(links: ReportLinks): string[] {
+  const { report } = links;
+  const measures = unguardedMeasures(report);
+  if (measures.length === 0) return [];
+  const on = `branch ${report.branch.name}, testbed ${report.testbed.name}`;
+  const lines = ['', `WARNING: No Threshold found for ${on}: these measures will never raise an alert.`];
+  for (const measure of measures) {
+    lines.push(
+      `- ${measure.name}: add one at ${links.addThresholdUrl(measure)}`,
+      `  or: atrium bench threshold create ${report.project.slug} --branch ${report.branch.slug} --testbed ${report.testbed.slug} --measure ${measure.slug} --test t_test`,
+    );
+  }
+  return lines;
 }
 
 /** `--format human`: report link, one link per benchmark and measure, alert links, claim link. */
@@ -118,6 +150,7 @@ export function humanReport(links: ReportLinks): string {
       if (alert.change_point) lines.push(`  ${changePointText(alert.change_point)}`);
     }
   }
+  lines.push(...noThresholdLines(links));
   if (links.claimUrl) lines.push('', `Claim this project: ${links.claimUrl}`);
   return `${lines.join('\n')}\n`;
 }
