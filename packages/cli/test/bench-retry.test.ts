@@ -95,7 +95,7 @@ describe('atrium bench retries', () => {
     proxy = rejecting.server;
     const rejected = await atriumBench(['project', 'view', 'x', '--host', rejecting.url, '--retry-after', '0.05']);
     expect(rejected.code).toBe(1);
-    expect(rejected.stderr).toBe('atrium: GET /v0/projects/x: 400 injected 400 second line\n');
+    expect(rejected.stderr).toBe('atrium: GET /v0/projects/x: 400 injected 400. second line\n');
     expect(rejecting.seen).toHaveLength(2);
     proxy.close();
 
@@ -114,7 +114,7 @@ describe('atrium bench retries', () => {
     ]);
     expect(failed.code).toBe(1);
     expect(failed.stderr.trim().split('\n').at(-1)).toBe(
-      'atrium: GET /v0/server/version: failed to send after 3 attempt(s): 502 injected 502 second line',
+      'atrium: GET /v0/server/version: failed to send after 3 attempt(s): 502 injected 502. second line',
     );
     expect(down.seen).toHaveLength(3);
   });

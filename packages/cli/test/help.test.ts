@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { oneLine } from '../src/commands/bench/client.js';
-import { runCli } from './run-cli.js';
+import { cliEnv, runCli } from './run-cli.js';
 
 describe('atrium … --help', () => {
   it.each([
@@ -36,7 +36,11 @@ describe('atrium … --help', () => {
       2,
       "atrium: unknown option '--nope'; run with --help for the options\n",
     ]);
-    const wrapped = await runCli(['bench', 'run', '--dry-run', '--quiet', '--exec', 'printf', '%s', '--help']);
+    // Outside CI: there, a run without --project is refused before the command runs.
+    const wrapped = await runCli(
+      ['bench', 'run', '--dry-run', '--quiet', '--exec', 'printf', '%s', '--help'],
+      cliEnv({ CI: undefined, GITHUB_ACTIONS: undefined }),
+    );
     expect(wrapped.code).toBe(0);
     expect(JSON.parse(wrapped.stdout).results).toEqual(['--help']);
   });

@@ -8,6 +8,8 @@ const EXTENSIONS: Readonly<Record<string, Readonly<Record<string, null>>>> = {
   JsonAlert: { change_point: null },
   /** A perf series with change points. */
   JsonPerfMetrics: { change_points: null },
+  /** A report's measures that no threshold guards on its branch and testbed. */
+  JsonReport: { no_threshold: null },
 };
 
 export const STRICT_SHAPES: ShapeTable = Object.fromEntries(
