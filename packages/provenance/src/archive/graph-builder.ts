@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { mulberry32 } from '@atrium/core';
 
 /** What the generated graphs (synthetic and shaped) build on: seeded ids, nodes and repository files. */
 
@@ -43,18 +44,6 @@ export interface IdStyle {
   uuidVariant: string;
   /** What the node's `_aiida_hash` extra hashes. */
   hashInput(nodeType: string, id: number): string;
-}
-
-/** mulberry32: a tiny seeded PRNG so the same `--nodes` always gives the same archive. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function formatTime(ms: number): string {
@@ -109,7 +98,7 @@ export abstract class GraphBuilder {
     seed: number,
     private readonly style: IdStyle,
   ) {
-    this.random = prng(seed);
+    this.random = mulberry32(seed);
   }
 
   /** The ctime of the node about to be added. */
