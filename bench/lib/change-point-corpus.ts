@@ -1,7 +1,7 @@
 // A seeded, labelled corpus of benchmark series for scoring change-point detection and Bencher's threshold models.
 // Levels are µs–ms in nanoseconds with 1–3 % noise; every change is a mean shift in units of the series' noise σ.
 
-import { seededRandom } from '../../packages/cli/src/commands/bench/mock.js';
+import { mulberry32 } from '@atrium/core';
 
 /** Which side(s) of the threshold the series is judged under. */
 export type Sides = 'both' | 'upper';
@@ -239,7 +239,7 @@ const CLASSES: ClassSpec[] = [
 ];
 
 function generate(spec: ClassSpec, variant: string, shape: Shape, seed: number, name: string): CorpusSeries {
-  const random = seededRandom(seed);
+  const random = mulberry32(seed);
   const level = 1_000 * 1_000 ** random();
   const draft: Draft = {
     length: 80 + Math.floor(random() * 71),

@@ -1,30 +1,17 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserSuite, chromiumAvailable } from '@atrium/core/testing';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { atriumBench, confirmationLink } from './cli-support.js';
-import { seedConsole, signedIn, startConsoleBench } from './console-support.js';
-import type { Bench, Json } from './harness.js';
+import { signedIn, startSeededConsole } from './console-support.js';
+import type { Json } from './harness.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 
 describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => {
-  let bench: Bench;
-  let browser: Browser;
-  let seeded: Awaited<ReturnType<typeof seedConsole>>;
-
-  beforeAll(async () => {
-    bench = await startConsoleBench();
-    seeded = await seedConsole(bench);
-    browser = await launchChromium();
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await bench?.close();
-  });
+  const suite = browserSuite(startSeededConsole, 120_000);
 
   const plotted = async (page: Page, selector = '[data-testid="plot"]') => {
     await page.waitForSelector(`${selector}[data-points] canvas`, { timeout: 20_000 });
@@ -32,17 +19,17 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
   };
 
   it('signs up through the outbox link, creates a project, runs `atrium bench run` and opens the printed links', async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${bench.base}/auth/signup`);
+    await page.goto(`${suite.server.base}/auth/signup`);
     await page.getByLabel('Name').fill('Dexter');
     await page.getByLabel('Email').fill('dexter@nowhere.com');
     await page.getByLabel('I agree').check();
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL(/\/auth\/confirm\?email=dexter/);
     expect(await page.getByTestId('outbox-note').textContent()).toContain('npx atrium bench admin outbox');
-    const link = await confirmationLink(bench, 'dexter@nowhere.com');
-    await page.goto(`${bench.base}${new URL(link).pathname}${new URL(link).search}`);
+    const link = await confirmationLink(suite.server, 'dexter@nowhere.com');
+    await page.goto(`${suite.server.base}${new URL(link).pathname}${new URL(link).search}`);
     await page.getByRole('heading', { name: 'Continue as dexter@nowhere.com?' }).waitFor();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(/\/console(\?|$)/);
@@ -53,7 +40,7 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await page.waitForURL(/\/console\/projects\/my-lib\/plots/);
     const token = JSON.parse((await page.evaluate(`localStorage.getItem('BENCHER_USER')`)) as string).token;
 
-    const file = join(bench.dataDir, 'bench.json');
+    const file = join(suite.server.dataDir, 'bench.json');
     writeFileSync(
       file,
       JSON.stringify({ 'tests::fib': { latency: { value: 105 } }, 'tests::sort': { latency: { value: 51 } } }),
@@ -61,7 +48,7 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     const run = await atriumBench([
       'run',
       '--host',
-      bench.base,
+      suite.server.base,
       '--token',
       token,
       '--project',
@@ -78,7 +65,7 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     expect(run.code, run.stderr).toBe(0);
     const reportUrl = /^View report: (\S+)$/m.exec(run.stdout)?.[1] as string;
     // consoleUrl is not configured: the links name the bench service itself.
-    expect(reportUrl.startsWith(`${bench.base}/perf/my-lib/reports/`)).toBe(true);
+    expect(reportUrl.startsWith(`${suite.server.base}/perf/my-lib/reports/`)).toBe(true);
     const resultUrls = [...run.stdout.matchAll(/^- tests::\w+ \(Latency\): (\S+)$/gm)].map((m) => m[1] as string);
     expect(resultUrls).toHaveLength(2);
     await page.goto(reportUrl);
@@ -91,22 +78,24 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
   }, 120_000);
 
   it('shows a public project to an anonymous visitor and a private or missing one as the same not-found page', async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(`${bench.base}/perf`);
+    const page = await suite.browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${suite.server.base}/perf`);
     const projects = await page.getByTestId('projects').textContent();
     expect(projects).toContain('The Computer');
     expect(projects).not.toContain('Secret');
 
-    await page.goto(`${bench.base}/perf/the-computer`);
+    await page.goto(`${suite.server.base}/perf/the-computer`);
     expect(await plotted(page)).toBe(31 * 2);
-    expect(page.url()).toContain(`report=${seeded.regression.uuid}`);
+    expect(page.url()).toContain(`report=${suite.server.seeded.regression.uuid}`);
     const alertLink = page.locator('#plot-alerts a');
-    expect(await alertLink.getAttribute('href')).toBe(`/perf/the-computer/alerts/${seeded.regression.alerts[0].uuid}`);
+    expect(await alertLink.getAttribute('href')).toBe(
+      `/perf/the-computer/alerts/${suite.server.seeded.regression.alerts[0].uuid}`,
+    );
     expect(await page.getByTestId('png').getAttribute('href')).toContain('/v0/projects/the-computer/perf/img?');
     await page.screenshot({ path: `${SCREENSHOTS}perf-page.png`, fullPage: true });
 
     const notFound = async (path: string) => {
-      await page.goto(`${bench.base}${path}`);
+      await page.goto(`${suite.server.base}${path}`);
       await page.getByTestId('not-found').waitFor();
       return { title: await page.title(), text: await page.locator('#app').innerHTML() };
     };
@@ -115,8 +104,8 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
   });
 
   it('opens the report page and its plot links; a shared view URL reproduces the plot with its options', async () => {
-    const page = await browser.newPage();
-    await page.goto(`${bench.base}/perf/the-computer/reports/${seeded.regression.uuid}`);
+    const page = await suite.browser.newPage();
+    await page.goto(`${suite.server.base}/perf/the-computer/reports/${suite.server.seeded.regression.uuid}`);
     const results = page.getByTestId('results');
     expect(await results.textContent()).toContain('tests::fib');
     expect(await results.locator('tr.error').textContent()).toContain('150');
@@ -127,7 +116,7 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await page.getByLabel('X-axis').selectOption('version');
     await page.waitForURL(/x_axis=version/);
     expect(await plotted(page)).toBe(31);
-    const other = await browser.newPage();
+    const other = await suite.browser.newPage();
     await other.goto(page.url());
     expect(await plotted(other)).toBe(31);
     expect(await other.getByLabel('X-axis').inputValue()).toBe('version');
@@ -136,58 +125,58 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
   });
 
   it('warns past 255 permutations instead of plotting', async () => {
-    const page = await browser.newPage();
+    const page = await suite.browser.newPage();
     const ids = Array.from({ length: 16 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`).join(
       ',',
     );
     await page.goto(
-      `${bench.base}/perf/the-computer?clear=true&branches=${ids}&testbeds=${ids}&benchmarks=a&measures=b`,
+      `${suite.server.base}/perf/the-computer?clear=true&branches=${ids}&testbeds=${ids}&benchmarks=a&measures=b`,
     );
     expect(await page.getByRole('alert').textContent()).toContain('Too many permutations: 256');
     await page.close();
   });
 
   it('dismisses and reactivates an alert; dismissed alerts leave the plot', async () => {
-    const context = await signedIn(browser, bench);
+    const context = await signedIn(suite.browser, suite.server);
     const page = await context.newPage();
-    const alert = seeded.regression.alerts[0].uuid;
-    await page.goto(`${bench.base}/console/projects/the-computer/alerts/${alert}`);
+    const alert = suite.server.seeded.regression.alerts[0].uuid;
+    await page.goto(`${suite.server.base}/console/projects/the-computer/alerts/${alert}`);
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByRole('button', { name: 'Reactivate' }).waitFor();
     expect(await page.getByTestId('alert-status').textContent()).toBe('dismissed');
-    expect((await bench.json('GET', `/v0/projects/the-computer/alerts/${alert}`)).status).toBe('dismissed');
-    await page.goto(`${bench.base}/perf/the-computer`);
+    expect((await suite.server.json('GET', `/v0/projects/the-computer/alerts/${alert}`)).status).toBe('dismissed');
+    await page.goto(`${suite.server.base}/perf/the-computer`);
     await plotted(page);
     expect(await page.locator('#plot-alerts a').count()).toBe(0);
-    await page.goto(`${bench.base}/console/projects/the-computer/alerts/${alert}`);
+    await page.goto(`${suite.server.base}/console/projects/the-computer/alerts/${alert}`);
     await page.getByRole('button', { name: 'Reactivate' }).click();
     await page.getByRole('button', { name: 'Dismiss' }).waitFor();
-    expect((await bench.json('GET', `/v0/projects/the-computer/alerts/${alert}`)).status).toBe('active');
+    expect((await suite.server.json('GET', `/v0/projects/the-computer/alerts/${alert}`)).status).toBe('active');
     await context.close();
   });
 
   it('archives a benchmark: hidden from the list by default, shown with the archived filter', async () => {
-    const context = await signedIn(browser, bench);
+    const context = await signedIn(suite.browser, suite.server);
     const page = await context.newPage();
-    await page.goto(`${bench.base}/console/projects/the-computer/benchmarks/tests-sort`);
+    await page.goto(`${suite.server.base}/console/projects/the-computer/benchmarks/tests-sort`);
     await page.getByRole('button', { name: 'Archive' }).click();
     await page.getByRole('button', { name: 'Unarchive' }).waitFor();
-    await page.goto(`${bench.base}/console/projects/the-computer/benchmarks`);
+    await page.goto(`${suite.server.base}/console/projects/the-computer/benchmarks`);
     expect(await page.getByTestId('list').textContent()).not.toContain('tests::sort');
     await page.getByLabel('Show archived').check();
     await page.waitForURL(/archived=true/);
     await page.getByTestId('list').filter({ hasText: 'tests::sort' }).waitFor();
-    await bench.json('PATCH', '/v0/projects/the-computer/benchmarks/tests-sort', {
-      token: bench.muriel,
+    await suite.server.json('PATCH', '/v0/projects/the-computer/benchmarks/tests-sort', {
+      token: suite.server.muriel,
       body: { archived: false },
     });
     await context.close();
   });
 
   it('pins a plot to the dashboard, reorders and unpins; the pin follows the branch after its start point changes', async () => {
-    const context = await signedIn(browser, bench);
+    const context = await signedIn(suite.browser, suite.server);
     const page = await context.newPage();
-    await page.goto(`${bench.base}/console/projects/the-computer/perf`);
+    await page.goto(`${suite.server.base}/console/projects/the-computer/perf`);
     await plotted(page);
     await page.getByText('Pin this plot to the dashboard').click();
     await page.locator('#pin').getByLabel('Title').fill('Fibonacci');
@@ -198,9 +187,9 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await plotted(page, '[data-testid="pinned-plot"]');
 
     // Reset main onto a new head (start point: feature): the pin has no head, so it follows main's current head.
-    await seeded.report(310, 101, {}, 'feature');
-    const reset = await seeded.report(320, 102, { start_point: { branch: 'feature', reset: true } });
-    const before = seeded.regression.branch.head.uuid;
+    await suite.server.seeded.report(310, 101, {}, 'feature');
+    const reset = await suite.server.seeded.report(320, 102, { start_point: { branch: 'feature', reset: true } });
+    const before = suite.server.seeded.regression.branch.head.uuid;
     expect(reset.branch.head.uuid).not.toBe(before);
     await page.reload();
     await plotted(page, '[data-testid="pinned-plot"]');
@@ -213,7 +202,7 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await page.locator('[data-edit]').getByLabel('Window').selectOption({ label: '12 weeks' });
     await page.locator('[data-edit]').getByRole('button', { name: 'Save' }).click();
     await page.locator('[data-plot] h3', { hasText: 'Fibonacci, 12 weeks' }).waitFor();
-    const [pinned] = await bench.json('GET', '/v0/projects/the-computer/plots', { token: bench.muriel });
+    const [pinned] = await suite.server.json('GET', '/v0/projects/the-computer/plots', { token: suite.server.muriel });
     expect(pinned).toMatchObject({ title: 'Fibonacci, 12 weeks', window: 7_257_600 });
     await page.getByTestId('open-plot').click();
     await page.waitForURL(new RegExp(`/console/projects/the-computer/perf\\?plot=${pinned.uuid}`));
@@ -228,9 +217,9 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
     await page.waitForURL(/\/console\/projects\/the-computer\/plots\?notify_text=/);
     await page.locator('[data-plot] h3', { hasText: /^Fibonacci$/ }).waitFor();
 
-    const plots = await bench.json('GET', '/v0/projects/the-computer/plots', { token: bench.muriel });
-    await bench.json('POST', '/v0/projects/the-computer/plots', {
-      token: bench.muriel,
+    const plots = await suite.server.json('GET', '/v0/projects/the-computer/plots', { token: suite.server.muriel });
+    await suite.server.json('POST', '/v0/projects/the-computer/plots', {
+      token: suite.server.muriel,
       body: { ...pickPlot(plots[0]), title: 'Second', index: 1 },
     });
     await page.reload();
@@ -247,14 +236,14 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
   });
 
   it('creates an API key whose secret is shown once', async () => {
-    const context = await signedIn(browser, bench);
+    const context = await signedIn(suite.browser, suite.server);
     const page = await context.newPage();
-    await page.goto(`${bench.base}/console/users/muriel-bagge/keys`);
+    await page.goto(`${suite.server.base}/console/users/muriel-bagge/keys`);
     await page.getByLabel('Name').fill('laptop');
     await page.getByRole('button', { name: 'Create key' }).click();
     const secret = (await page.getByTestId('secret').textContent()) ?? '';
     expect(secret.length).toBeGreaterThan(20);
-    expect((await bench.call('GET', '/v0/users/muriel-bagge', { token: secret })).status).toBe(200);
+    expect((await suite.server.call('GET', '/v0/users/muriel-bagge', { token: secret })).status).toBe(200);
     await page.reload();
     expect(await page.getByTestId('keys').textContent()).toContain('laptop');
     expect(await page.content()).not.toContain(secret);
@@ -262,11 +251,11 @@ describe.skipIf(!chromiumAvailable)('bench console in headless Chromium', () => 
   });
 
   it('logs out by itself when the session expires, and says so', async () => {
-    const context = await signedIn(browser, bench, Date.now() + 8000);
+    const context = await signedIn(suite.browser, suite.server, Date.now() + 8000);
     const page = await context.newPage();
-    await page.goto(`${bench.base}/console`);
+    await page.goto(`${suite.server.base}/console`);
     await page.getByRole('heading', { name: 'Organizations' }).waitFor();
-    expect(page.url()).toBe(`${bench.base}/console`);
+    expect(page.url()).toBe(`${suite.server.base}/console`);
     await page.waitForURL(/\/auth\/login/, { timeout: 15_000 });
     expect(await page.locator('#notice').textContent()).toContain('Your session expired');
     expect(await page.evaluate(`localStorage.getItem('BENCHER_USER')`)).toBeNull();

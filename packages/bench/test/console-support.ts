@@ -43,6 +43,12 @@ export async function seedConsole(bench: Bench) {
   return { org, regression, report };
 }
 
+/** A fresh console bench seeded by `seedConsole`, with what it seeded. */
+export async function startSeededConsole() {
+  const bench = await startConsoleBench();
+  return Object.assign(bench, { seeded: await seedConsole(bench) });
+}
+
 /**
  * A browser context signed in as Muriel (or `as` another user): Bencher's console session in localStorage,
  * expiring at `expiration`.

@@ -23,5 +23,6 @@ export { uuid7 } from './ids/uuid7.js';
 export { createLogger, type Logger } from './log/logger.js';
 export { RepeatingFailureLog, type RepeatingFailureOptions } from './log/repeating-failure.js';
 export * from './mail/index.js';
+export { mulberry32 } from './random/mulberry32.js';
 export type { ServiceContext, ServiceDefinition } from './service.js';
 export { ATRIUM_STYLE, escapeHtml, Html, html, type PageOptions, page } from './ui/index.js';

@@ -1,10 +1,10 @@
-import { chromiumAvailable, launchChromium } from '@atrium/core/testing';
+import { browserSuite, chromiumAvailable } from '@atrium/core/testing';
 import type { Kysely } from 'kysely';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { InferenceDatabase } from '../src/storage/schema.js';
 import { seedProject, seedTenant } from './support/tenancy.js';
-import { startUiApp, UI_MODEL, type UiApp } from './support/ui-app.js';
+import { startUiApp, UI_MODEL } from './support/ui-app.js';
 
 const seed = async (db: Kysely<InferenceDatabase>) => ({
   tenant: await seedTenant(db, { credits: 1_000 }, Date.now()),
@@ -12,22 +12,11 @@ const seed = async (db: Kysely<InferenceDatabase>) => ({
 });
 
 describe.skipIf(!chromiumAvailable)('operator pages in headless Chromium', () => {
-  let app: UiApp<Awaited<ReturnType<typeof seed>>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    app = await startUiApp(seed);
-    browser = await launchChromium();
-  }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const suite = browserSuite(() => startUiApp(seed));
 
   async function signedIn(email: string, password: string): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    await page.goto(`${app.base}/ui/`);
+    const page = await (await suite.browser.newContext()).newPage();
+    await page.goto(`${suite.server.base}/ui/`);
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -35,23 +24,26 @@ describe.skipIf(!chromiumAvailable)('operator pages in headless Chromium', () =>
     return page;
   }
 
-  const operator = () => signedIn(app.seeded.tenant.operator.email, 'op-password');
+  const operator = () => signedIn(suite.server.seeded.tenant.operator.email, 'op-password');
   const nav = (page: Page, name: string) =>
     page.getByRole('navigation', { name: 'Operator' }).getByRole('link', { name }).click();
 
   it('are for operators only', async () => {
-    const member = await signedIn(app.seeded.tenant.member.email, 'm-password');
+    const member = await signedIn(suite.server.seeded.tenant.member.email, 'm-password');
     expect(await member.getByRole('navigation', { name: 'Operator' }).count()).toBe(0);
     for (const path of ['rates', 'resources', 'models', 'announcements']) {
-      const response = await member.goto(`${app.base}/ui/operator/${path}`);
+      const response = await member.goto(`${suite.server.base}/ui/operator/${path}`);
       expect(response?.status()).toBe(403);
       expect(await member.getByRole('alert').textContent()).toBe('Only operators can see this page.');
     }
-    const top = await member.request.post(`${app.base}/ui/operator/projects/${app.seeded.tenant.project.id}/top-up`, {
-      form: { credits: '1000000', csrf: 'guess' },
-    });
+    const top = await member.request.post(
+      `${suite.server.base}/ui/operator/projects/${suite.server.seeded.tenant.project.id}/top-up`,
+      {
+        form: { credits: '1000000', csrf: 'guess' },
+      },
+    );
     expect(top.status()).toBe(403);
-    const signedOut = await fetch(`${app.base}/ui/operator/models`);
+    const signedOut = await fetch(`${suite.server.base}/ui/operator/models`);
     expect(signedOut.status).toBe(401);
     expect(await signedOut.text()).toContain('Sign in with an operator account');
   }, 60_000);
@@ -76,7 +68,7 @@ describe.skipIf(!chromiumAvailable)('operator pages in headless Chromium', () =>
     expect(await page.getByRole('alert').textContent()).toBe('the rate must be positive');
 
     // The new rate is the one a conversion uses now: 2 node hours × 12.5.
-    const pi = await signedIn(app.seeded.bare.pi.email, 'pi-password');
+    const pi = await signedIn(suite.server.seeded.bare.pi.email, 'pi-password');
     await pi.getByLabel('Node hours').fill('2');
     await pi.getByRole('button', { name: 'Create inference resource' }).click();
     expect(await pi.getByTestId('credits').textContent()).toBe('25');
@@ -85,7 +77,7 @@ describe.skipIf(!chromiumAvailable)('operator pages in headless Chromium', () =>
   it('credits and limits: top-ups recorded with who, limits set and cleared, bad input explained', async () => {
     const page = await operator();
     await nav(page, 'Credits and limits');
-    const { tenant } = app.seeded;
+    const { tenant } = suite.server.seeded;
     const section = page.locator(`section[data-resource="${tenant.project.name}"]`);
     expect(await section.getByTestId('credits-left').textContent()).toBe('1000');
     await section.getByLabel('Credits to add').fill('250');

@@ -8,26 +8,16 @@ import { pageWindow, treeLimit } from '../src/wire/pagination.js';
 import { pyInt } from '../src/wire/python-values.js';
 import { type FieldValue, parseQueryString } from '../src/wire/query-string.js';
 import { parseQueryBuilder } from '../src/wire/querybuilder.js';
-import { interpretQuery } from '../src/wire/request-params.js';
 import { integerAffinity, textAffinity } from '../src/wire/sqlite-affinity.js';
 import { NO_USER, referenceUserFilter } from '../src/wire/user-filter.js';
+import { failure, params } from './support/wire.js';
 
 /**
  * Rules derived from aiida-core's own code (aiida-core main @ 60eef76a, `src/aiida/…`), one table per rule;
  * each names the function it follows. The HTTP counterparts run in shaped-archives-http.test.ts.
  */
 
-const params = (text: string) => interpretQuery(parseQueryString(text));
 const parsedValue = (text: string): FieldValue => parseQueryString(`k=${text}`)[0]?.value as FieldValue;
-function failure(fn: () => unknown): { status: number; message: string } | undefined {
-  try {
-    fn();
-  } catch (error) {
-    const e = error as { status: number; message: string };
-    return { status: e.status, message: e.message };
-  }
-  return undefined;
-}
 
 describe('restapi/common/utils.py Utils.parse_query_string: pyparsing_common.number', () => {
   it.each([

@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkHeader, pageWindow, validateRequest } from '../src/wire/pagination.js';
-import { parseQueryString } from '../src/wire/query-string.js';
-import { interpretQuery, type RequestParams } from '../src/wire/request-params.js';
-
-const params = (text: string): RequestParams => interpretQuery(parseQueryString(text));
-const failure = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    const e = error as { status: number; message: string };
-    return { status: e.status, message: e.message };
-  }
-  return undefined;
-};
+import { failure, params } from './support/wire.js';
 
 describe('interpretQuery', () => {
   it('separates reserved keys from column filters', () => {

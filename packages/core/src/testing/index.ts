@@ -1,3 +1,4 @@
+export { type BrowserSuite, browserSuite } from './browser-suite.js';
 export { chromiumAvailable, launchChromium } from './chromium.js';
 export { type ContrastProblem, measureContrast } from './contrast.js';
 export {

@@ -71,52 +71,48 @@ async function queueDecisionMail(
   ]);
 }
 
-/** Marks an open request decided by an operator; all of `then` and the requester's email in one transaction. */
-async function decide(
-  db: Kysely<InferenceDatabase>,
-  operator: Account,
-  requestId: number,
-  status: 'approved' | 'rejected',
-  now: number,
-  delivery: Delivery,
-  then: (request: ServiceRequest, trx: Kysely<InferenceDatabase>) => Promise<{ decision: string; credits: number }>,
-) {
-  if (operator.is_admin !== 1) throw refused('only operators decide service-desk requests');
-  return db.transaction().execute(async (trx) => {
-    const request = await findServiceRequest(trx, requestId);
-    if (!request) throw notFound('service request');
-    if (!(await decideServiceRequest(trx, requestId, status, operator.id, now)))
-      throw conflict('already_decided', `service request ${requestId} was already ${request.status}`);
-    const { decision, credits } = await then(request, trx);
-    await queueDecisionMail(trx, request, status, decision, now, delivery);
-    return { id: requestId, status, credits };
-  });
-}
+/**
+ * An operator's decision on an open request: marks it decided, then runs `then` and queues the requester's
+ * email, all in one transaction.
+ */
+const operatorDecision =
+  (
+    status: 'approved' | 'rejected',
+    then: (
+      request: ServiceRequest,
+      trx: Kysely<InferenceDatabase>,
+      now: number,
+    ) => Promise<{ decision: string; credits: number }>,
+  ) =>
+  async (
+    db: Kysely<InferenceDatabase>,
+    operator: Account,
+    requestId: number,
+    now = Date.now(),
+    delivery: Delivery = 'outbox',
+  ) => {
+    if (operator.is_admin !== 1) throw refused('only operators decide service-desk requests');
+    return db.transaction().execute(async (trx) => {
+      const request = await findServiceRequest(trx, requestId);
+      if (!request) throw notFound('service request');
+      if (!(await decideServiceRequest(trx, requestId, status, operator.id, now)))
+        throw conflict('already_decided', `service request ${requestId} was already ${request.status}`);
+      const { decision, credits } = await then(request, trx, now);
+      await queueDecisionMail(trx, request, status, decision, now, delivery);
+      return { id: requestId, status, credits };
+    });
+  };
 
 /** An operator approves a request: its node hours become credits at the rate in force now. All or nothing. */
-export const approveServiceRequest = (
-  db: Kysely<InferenceDatabase>,
-  operator: Account,
-  requestId: number,
-  now = Date.now(),
-  delivery: Delivery = 'outbox',
-) =>
-  decide(db, operator, requestId, 'approved', now, delivery, async (request, trx) => {
-    const { credits } = await creditProject(trx, request.project_id, request.cluster, request.node_hours, now);
-    return {
-      decision: `approved: ${fromMicro(credits)} credits were added to the project's inference resource`,
-      credits,
-    };
-  });
+export const approveServiceRequest = operatorDecision('approved', async (request, trx, now) => {
+  const { credits } = await creditProject(trx, request.project_id, request.cluster, request.node_hours, now);
+  return {
+    decision: `approved: ${fromMicro(credits)} credits were added to the project's inference resource`,
+    credits,
+  };
+});
 
-export const rejectServiceRequest = (
-  db: Kysely<InferenceDatabase>,
-  operator: Account,
-  requestId: number,
-  now = Date.now(),
-  delivery: Delivery = 'outbox',
-) =>
-  decide(db, operator, requestId, 'rejected', now, delivery, async () => ({
-    decision: 'rejected by the operators',
-    credits: 0,
-  }));
+export const rejectServiceRequest = operatorDecision('rejected', async () => ({
+  decision: 'rejected by the operators',
+  credits: 0,
+}));

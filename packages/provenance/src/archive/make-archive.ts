@@ -2,16 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { GraphSink, SyntheticNode } from './graph-builder.js';
 import { type Shape, ShapedGraph } from './shaped-graph.js';
 import { AiidaSqliteWriter } from './sqlite-writer.js';
-import {
-  type GraphSink,
-  SYNTHETIC_COMPUTERS,
-  SYNTHETIC_GROUPS,
-  SYNTHETIC_USERS,
-  SyntheticGraph,
-  type SyntheticNode,
-} from './synthetic-graph.js';
+import { SYNTHETIC_COMPUTERS, SYNTHETIC_GROUPS, SYNTHETIC_USERS, SyntheticGraph } from './synthetic-graph.js';
 import { ZipWriter } from './zip-writer.js';
 
 export interface MadeArchive {

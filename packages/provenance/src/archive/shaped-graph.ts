@@ -1,6 +1,13 @@
-import { createHash } from 'node:crypto';
+import {
+  type Attributes,
+  formatTime,
+  GraphBuilder,
+  type GraphSink,
+  type NodeOptions,
+  processAttributes,
+  structureAttributes,
+} from './graph-builder.js';
 import { npy } from './npy-writer.js';
-import { formatTime, type GraphSink, prng } from './synthetic-graph.js';
 
 /**
  * Small archives of chosen shapes for tests of the API on data it was not written against: each shape
@@ -24,69 +31,26 @@ const START = Date.UTC(2025, 2, 1);
 const ELEMENTS = [['Si', 'Si'], ['Ga', 'As'], ['Ba', 'Ti', 'O', 'O', 'O'], ['Fe'], ['H', 'H', 'O'], ['Mg', 'O']];
 const LEVELS = ['REPORT', 'WARNING', 'ERROR', 'INFO'];
 
-type Attributes = Record<string, unknown>;
-
-export class ShapedGraph {
-  private readonly random: () => number;
-  private nextId = 1;
-  private readonly keys = new Map<string, string>();
+export class ShapedGraph extends GraphBuilder {
   private readonly processes: number[] = [];
   private readonly data: number[] = [];
 
   constructor(
-    private readonly sink: GraphSink,
+    sink: GraphSink,
     private readonly shapes: readonly Shape[],
     private readonly count: number,
     seed = 7,
   ) {
-    this.random = prng(seed);
-  }
-
-  private uuid(): string {
-    const hex = Array.from({ length: 32 }, () => Math.floor(this.random() * 16).toString(16)).join('');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+    super(sink, seed, { uuidVariant: '8', hashInput: (nodeType, id) => `${nodeType}${id}` });
   }
 
   /** Distinct times a minute apart, crossing day boundaries every 1,440 nodes. */
-  private time(): string {
+  protected time(): string {
     return formatTime(START + this.nextId * 61_000 + Math.floor(this.random() * 1000));
   }
 
-  private file(content: Buffer | string): string {
-    const buffer = Buffer.isBuffer(content) ? content : Buffer.from(content);
-    const key = createHash('sha256').update(buffer).digest('hex');
-    if (!this.keys.has(key)) {
-      this.keys.set(key, key);
-      this.sink.object(key, buffer);
-    }
-    return key;
-  }
-
-  private add(
-    nodeType: string,
-    attributes: Attributes,
-    options: {
-      processType?: string;
-      label?: string;
-      files?: Record<string, string>;
-      computer?: number;
-      user?: number;
-    } = {},
-  ): number {
-    const id = this.nextId++;
-    this.sink.node({
-      id,
-      uuid: this.uuid(),
-      node_type: nodeType,
-      process_type: options.processType ?? null,
-      label: options.label ?? '',
-      ctime: this.time(),
-      attributes,
-      extras: { _aiida_hash: createHash('sha256').update(`${nodeType}${id}`).digest('hex') },
-      repository: options.files ?? {},
-      dbcomputer_id: options.computer ?? null,
-      user_id: options.user ?? 1,
-    });
+  protected override add(nodeType: string, attributes: Attributes, options: NodeOptions = {}): number {
+    const id = super.add(nodeType, attributes, options);
     (nodeType.startsWith('process.') ? this.processes : this.data).push(id);
     return id;
   }
@@ -103,18 +67,11 @@ export class ShapedGraph {
     options: { computer?: number; files?: Record<string, string> } = {},
   ) {
     const failed = this.random() < 0.2;
-    return this.add(
-      nodeType,
-      {
-        process_label: label,
-        process_state: failed ? 'excepted' : 'finished',
-        exit_status: failed ? 1 : 0,
-        sealed: true,
-        version: { core: '2.7.1' },
-        ...extra,
-      },
-      { ...options, processType, label: this.random() < 0.5 ? label : '' },
-    );
+    return this.add(nodeType, processAttributes(label, failed ? 'excepted' : 'finished', failed ? 1 : 0, extra), {
+      ...options,
+      processType,
+      label: this.random() < 0.5 ? label : '',
+    });
   }
 
   /** Emits every requested shape `count` times; returns the number of nodes written. */
@@ -131,18 +88,7 @@ export class ShapedGraph {
     const slab = this.random() < 0.3;
     return this.add(
       'data.core.structure.StructureData.',
-      {
-        cell: [
-          [a, 0, 0],
-          [0, a, 0],
-          [0, 0, slab ? 20 : a],
-        ],
-        pbc1: true,
-        pbc2: true,
-        pbc3: !slab,
-        kinds: [...new Set(symbols)].map((s) => ({ name: s, symbols: [s], weights: [1], mass: 1 })),
-        sites: symbols.map((s, i) => ({ kind_name: s, position: [(i * a) / symbols.length, a / 4, 0] })),
-      },
+      structureAttributes(symbols, a, { height: slab ? 20 : a, periodicZ: !slab, siteY: a / 4 }),
       { label: symbols.join('') },
     );
   }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { formatTime, GraphBuilder, type GraphSink, processAttributes, structureAttributes } from './graph-builder.js';
 
 /**
  * A deterministic, realistic AiiDA provenance graph for scale tests, modelled on a Quantum ESPRESSO
@@ -8,30 +8,6 @@ import { createHash } from 'node:crypto';
 
 /** Bumped whenever the generated graph changes, so archives cached by benchmarks are made again. */
 export const SYNTHETIC_GRAPH_VERSION = 1;
-
-export interface SyntheticNode {
-  id: number;
-  uuid: string;
-  node_type: string;
-  process_type: string | null;
-  label: string;
-  ctime: string;
-  attributes: Record<string, unknown>;
-  extras: Record<string, unknown>;
-  repository: Record<string, string>;
-  dbcomputer_id: number | null;
-  user_id: number;
-}
-
-export interface GraphSink {
-  node(node: SyntheticNode): void;
-  link(inputId: number, outputId: number, label: string, type: string): void;
-  log(nodeId: number, time: string, message: string, levelname?: string): void;
-  comment(nodeId: number, time: string, content: string): void;
-  member(groupId: number, nodeId: number): void;
-  /** A repository object (content addressed by its sha256); called once per distinct content. */
-  object(key: string, content: Buffer): void;
-}
 
 export const SYNTHETIC_GROUPS = [
   { id: 1, label: 'structures/initial', type_string: 'core' },
@@ -60,107 +36,26 @@ const ELEMENTS = [
   ['Sr', 'Ti', 'O', 'O', 'O'],
 ];
 
-/** mulberry32: a tiny seeded PRNG so the same `--nodes` always gives the same archive. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function formatTime(ms: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}000`;
-}
-
-export class SyntheticGraph {
-  private readonly random: () => number;
-  private nextId = 1;
-  private readonly objects = new Map<string, string>();
+export class SyntheticGraph extends GraphBuilder {
   private readonly sharedStructures: number[] = [];
   private codeId = 0;
 
   constructor(
-    private readonly sink: GraphSink,
+    sink: GraphSink,
     private readonly targetNodes: number,
     seed = 42,
   ) {
-    this.random = prng(seed);
+    super(sink, seed, { uuidVariant: 'a', hashInput: (_nodeType, id) => String(id) });
   }
 
-  private uuid(): string {
-    const hex = Array.from({ length: 32 }, () => Math.floor(this.random() * 16).toString(16)).join('');
-    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-  }
-
-  private time(): string {
+  protected time(): string {
     return formatTime(START + Math.floor((this.nextId / this.targetNodes) * SPAN_MS));
-  }
-
-  private file(content: string): string {
-    let key = this.objects.get(content);
-    if (!key) {
-      const buffer = Buffer.from(content);
-      key = createHash('sha256').update(buffer).digest('hex');
-      this.objects.set(content, key);
-      this.sink.object(key, buffer);
-    }
-    return key;
-  }
-
-  private add(
-    nodeType: string,
-    attributes: Record<string, unknown>,
-    options: {
-      processType?: string;
-      label?: string;
-      repository?: Record<string, string>;
-      computer?: number;
-      user?: number;
-    } = {},
-  ): number {
-    const id = this.nextId++;
-    this.sink.node({
-      id,
-      uuid: this.uuid(),
-      node_type: nodeType,
-      process_type: options.processType ?? null,
-      label: options.label ?? '',
-      ctime: this.time(),
-      attributes,
-      extras: { _aiida_hash: createHash('sha256').update(String(id)).digest('hex') },
-      repository: options.repository ?? {},
-      dbcomputer_id: options.computer ?? null,
-      user_id: options.user ?? 1,
-    });
-    return id;
   }
 
   private structure(user: number): number {
     const symbols = ELEMENTS[Math.floor(this.random() * ELEMENTS.length)] ?? ['Si'];
     const a = 3 + this.random() * 3;
-    const kinds = [...new Set(symbols)].map((s) => ({ name: s, symbols: [s], weights: [1], mass: 1 }));
-    const sites = symbols.map((s, i) => ({ kind_name: s, position: [(i * a) / symbols.length, 0, 0] }));
-    return this.add(
-      'data.core.structure.StructureData.',
-      {
-        cell: [
-          [a, 0, 0],
-          [0, a, 0],
-          [0, 0, a],
-        ],
-        pbc1: true,
-        pbc2: true,
-        pbc3: true,
-        kinds,
-        sites,
-      },
-      { user },
-    );
+    return this.add('data.core.structure.StructureData.', structureAttributes(symbols, a), { user });
   }
 
   private process(
@@ -172,18 +67,7 @@ export class SyntheticGraph {
     computer?: number,
     user = 1,
   ) {
-    return this.add(
-      nodeType,
-      {
-        process_label: label,
-        process_state: state[0],
-        exit_status: state[1],
-        sealed: true,
-        version: { core: '2.7.1' },
-        ...extra,
-      },
-      { processType, computer, user },
-    );
+    return this.add(nodeType, processAttributes(label, state[0], state[1], extra), { processType, computer, user });
   }
 
   /** Emits units until about `targetNodes` nodes exist; returns the number of nodes written. */
@@ -258,7 +142,7 @@ export class SyntheticGraph {
         processType: 'aiida.calculations:quantumespresso.pw',
         computer: 2,
         user,
-        repository: {
+        files: {
           'aiida.in': input,
           '_aiidasubmit.sh': this.file('#!/bin/bash\nsrun pw.x < aiida.in > aiida.out\n'),
         },
@@ -292,7 +176,7 @@ export class SyntheticGraph {
       {},
       {
         user,
-        repository: {
+        files: {
           'aiida.out': this.file(`Program PWSCF\n!    total energy = ${Math.round(energy)} Ry\nJOB DONE.\n`),
         },
       },

@@ -1,3 +1,4 @@
+import { mulberry32 } from '@atrium/core';
 import { parseCommandLine, Values } from './args.js';
 import type { Io } from './io.js';
 
@@ -10,25 +11,13 @@ export interface MockOptions {
 
 type Bmf = Record<string, Record<string, { value: number; lower_value: number; upper_value: number }>>;
 
-/** mulberry32: a small deterministic generator, so `--seed` gives the same results every time. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Bencher Metric Format for benchmarks `bencher::mock_0…count-1`: benchmark c's value is uniform in
  * [10^pow·c, 10^pow·(c+1)), with lower and upper values at ±10 %.
  */
 export function mockResults(
   options: MockOptions,
-  random = options.seed === undefined ? Math.random : seededRandom(options.seed),
+  random = options.seed === undefined ? Math.random : mulberry32(options.seed),
 ): Bmf {
   const scale = 10 ** options.pow;
   const bmf: Bmf = {};
