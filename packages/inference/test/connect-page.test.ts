@@ -55,6 +55,7 @@ it('"Connect your client": the key\'s models with their allowances and settings 
     expect(page.text).toContain('export CLAUDE_CODE_MAX_CONTEXT_TOKENS=262144');
     expect(page.text).toContain('its input below this minus its output allowance: 245760 tokens');
     expect(page.text).toContain('export ENABLE_TOOL_SEARCH=true');
+    expect(page.text).toContain('providerOptions: { openai: { store: false } }');
     const addresses = /<table data-testid="base-addresses">(.*?)<\/table>/s.exec(page.text)?.[1] ?? '';
     expect(addresses).toMatch(new RegExp(`createAnthropic included.*<code>${ui.base}/v1</code>`));
     expect(addresses).toMatch(new RegExp(`Claude Code \\(ANTHROPIC_BASE_URL\\).*<code>${ui.base}</code></td>`));

@@ -127,7 +127,8 @@ const atrium = createOpenAICompatible({
   baseURL: '${base}/v1',
   apiKey,
 });
-// openai(model) uses the Responses API, openai.chat(model) chat completions
+// openai(model) uses the Responses API, openai.chat(model) chat completions; nothing is stored here, so give
+// openai(model) providerOptions: { openai: { store: false } } for conversations of more than one turn
 const openai = createOpenAI({ baseURL: '${base}/v1', apiKey });
 // the Messages API: this provider's baseURL includes /v1
 const anthropic = createAnthropic({ baseURL: '${base}/v1', apiKey });
