@@ -45,6 +45,23 @@ describe('bench console over HTTP', () => {
     expect(text).not.toMatch(/https?:\/\/(?!localhost)/);
   });
 
+  it.each([
+    ['/console/organizations', 200],
+    ['/console/organizations/acme/members', 200],
+    ['/console/users/muriel/tokens?x=1', 200],
+    ['/console/onboard/token', 404],
+    ['/console/organizations/acme/nothing', 404],
+    ['/console/users/muriel/nothing', 404],
+    ['/console/projects', 404],
+  ])(
+    'answers %s with the console shell and status %i (a page the console does not have is an honest 404)',
+    async (path, status) => {
+      const { response, text } = await page(path);
+      expect(response.status).toBe(status);
+      expect(text).toContain('<script type="module" src="/console/assets/app.js">');
+    },
+  );
+
   it('titles a public project page by its name; a private project looks exactly like a missing one', async () => {
     const open = await page('/perf/the-computer?branches=a&testbeds=b&benchmarks=c&measures=d');
     expect(open.text).toContain('<title>📈 The Computer · Atrium bench</title>');

@@ -4,6 +4,7 @@ import type { BenchContext } from '../http/context.js';
 import { findProject } from '../storage/projects.js';
 import { isResourceId, parseResourceId } from '../wire/slug.js';
 import { type Asset, loadAssets, staticImports } from './assets.js';
+import { isConsolePage } from './known-pages.js';
 import { consoleShell, type ShellMeta } from './shell.js';
 
 const CSP =
@@ -99,5 +100,9 @@ export function registerConsole(app: FastifyInstance, context: BenchContext): vo
     };
   app.get('/perf/:project', perfPage(false));
   app.get('/perf/:project/embed', perfPage(true));
-  for (const path of CONSOLE_PAGES) app.get(path, (_request, reply) => sendShell(reply, { title: 'Console' }, modules));
+  for (const path of CONSOLE_PAGES)
+    app.get(path, (request, reply) => {
+      if (request.url.startsWith('/console') && !isConsolePage(request.url)) reply.code(404);
+      sendShell(reply, { title: 'Console' }, modules);
+    });
 }
