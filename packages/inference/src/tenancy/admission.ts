@@ -195,7 +195,7 @@ export class Admission {
     let prompt = request.promptBound;
     let perChoice = wantedPerChoice(prompt, ask);
     let r = this.reservation(base, model, prompt, ask.choices * perChoice);
-    if (!(this.mayFit(r) && (await this.take(r)))) {
+    if (!(this.mayFit(r) && (await this.claim(r, 'acquire')))) {
       // What this process holds goes back first, so that what is read below is all there is.
       await this.releaseLeases(r);
       prompt = await this.countedPrompt(request);
@@ -212,7 +212,7 @@ export class Admission {
         }
         perChoice = fitted;
         r = { ...this.reservation(base, model, prompt, ask.choices * perChoice), fitted: true };
-        if (await this.reserve(r)) break;
+        if (await this.claim(r, 'reserve')) break;
       }
     }
     const limit = this.limits.get(r.resourceId)?.concurrentRequests ?? null;
@@ -271,22 +271,14 @@ export class Admission {
     );
   }
 
-  /** Takes a fitted reservation from the database directly, all of it or nothing. */
-  private async reserve(r: Reservation): Promise<boolean> {
-    if (!(await this.keyBudgets.reserve(r.keyId, r.periodStart, [r.tokens]))) return false;
-    if (!r.keyRate || (await this.keyRates.reserve(r.keyId, r.minute, r.tokens))) {
-      if (await this.resources.reserve(r.resourceId, r.minute, [r.credits, 1, r.tokens])) return true;
-      if (r.keyRate) this.keyRates.give(r.keyId, r.minute, r.tokens, 1);
-    }
-    this.keyBudgets.give(r.keyId, r.periodStart, [r.tokens]);
-    return false;
-  }
-
-  /** Takes a reservation from the key's and the resource's leases (or the database), all of it or nothing. */
-  private async take(r: Reservation): Promise<boolean> {
-    if (!(await this.keyBudgets.acquire(r.keyId, r.periodStart, [r.tokens]))) return false;
-    if (!r.keyRate || (await this.keyRates.acquire(r.keyId, r.minute, r.tokens))) {
-      if (await this.resources.acquire(r.resourceId, r.minute, [r.credits, 1, r.tokens])) return true;
+  /**
+   * Takes a reservation, all of it or nothing: from the key's and the resource's leases (`acquire`, refilled
+   * from the database as needed), or for a fitted one from the database directly (`reserve`).
+   */
+  private async claim(r: Reservation, how: 'acquire' | 'reserve'): Promise<boolean> {
+    if (!(await this.keyBudgets[how](r.keyId, r.periodStart, [r.tokens]))) return false;
+    if (!r.keyRate || (await this.keyRates[how](r.keyId, r.minute, r.tokens))) {
+      if (await this.resources[how](r.resourceId, r.minute, [r.credits, 1, r.tokens])) return true;
       if (r.keyRate) this.keyRates.give(r.keyId, r.minute, r.tokens, 1);
     }
     this.keyBudgets.give(r.keyId, r.periodStart, [r.tokens]);
