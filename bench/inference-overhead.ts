@@ -39,31 +39,40 @@ const JSON_TYPE = { 'content-type': 'application/json' };
 
 // ---- the upstream and the floor proxy: child processes -----------------------------------------------------
 
-/** A prompt asking the upstream for a long stream: `LONG_CHUNKS` chunks, one each `PACE_MS`, each carrying its write time. */
+/**
+ * A prompt asking the upstream for a long stream of N chunks (`paced-long-stream N`), one each `PACE_MS`, each
+ * carrying its write time. The chunks are vLLM's: `logprobs: null` in each choice, running usage in every
+ * chunk when the request asks for `continuous_usage_stats` (as Atrium does, for accounting a stream the client
+ * leaves), a usage-only chunk before `[DONE]` when it asks for `include_usage`.
+ */
 const PACED = 'paced-long-stream';
 const LONG_CHUNKS = 500;
 const PACE_MS = 24;
 const now = () => performance.timeOrigin + performance.now();
-const streamChunk = (delta: string, finish: string | null) =>
-  `data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"Qwen/Qwen3-32B","choices":[{"index":0,"delta":${delta},"finish_reason":${finish === null ? 'null' : `"${finish}"`}}]}\n\n`;
+const CHUNK_HEAD = 'data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"Qwen/Qwen3-32B"';
+const usageOf = (completion: number) =>
+  `"usage":{"prompt_tokens":10,"total_tokens":${10 + completion},"completion_tokens":${completion}}`;
+const streamChunk = (delta: string, finish: string | null, usage: string | undefined) =>
+  `${CHUNK_HEAD},"choices":[{"index":0,"delta":${delta},"logprobs":null,"finish_reason":${finish === null ? 'null' : `"${finish}"`}}]${usage === undefined ? '' : `,${usage}`}}\n\n`;
 
 if (process.env.ATRIUM_BENCH_UPSTREAM) {
   const { recordedVllm, startFixedUpstream } = await import('../packages/inference/test/support/fixed-upstream.js');
   let open = 0;
   let peak = 0;
-  const paced = (response: ServerResponse) => {
+  const paced = (response: ServerResponse, chunks: number, request: { continuous: boolean; final: boolean }) => {
     peak = Math.max(peak, ++open);
     response.writeHead(200, { 'content-type': 'text/event-stream' });
     let sent = 0;
     const timer = setInterval(() => {
-      if (sent++ < LONG_CHUNKS) {
-        response.write(streamChunk(`{"content":"t=${now().toFixed(3)};"}`, null));
+      if (sent++ < chunks) {
+        const usage = request.continuous ? usageOf(sent) : undefined;
+        response.write(streamChunk(`{"content":"t=${now().toFixed(3)};"}`, null, usage));
         return;
       }
       clearInterval(timer);
-      response.end(
-        `${streamChunk('{}', 'stop')}data: {"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"Qwen/Qwen3-32B","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":${LONG_CHUNKS},"total_tokens":${10 + LONG_CHUNKS}}}\n\ndata: [DONE]\n\n`,
-      );
+      const last = streamChunk('{}', 'stop', request.continuous ? usageOf(chunks) : undefined);
+      const usage = request.final ? `${CHUNK_HEAD},"choices":[],${usageOf(chunks)}}\n\n` : '';
+      response.end(`${last}${usage}data: [DONE]\n\n`);
     }, PACE_MS);
     response.on('close', () => {
       clearInterval(timer);
@@ -77,7 +86,14 @@ if (process.env.ATRIUM_BENCH_UPSTREAM) {
       peak = open;
       return;
     }
-    if (body.includes(PACED)) return paced(response);
+    const chunks = new RegExp(`${PACED} (\\d+)`).exec(body)?.[1];
+    if (chunks) {
+      const options = (JSON.parse(body) as { stream_options?: Record<string, boolean> }).stream_options;
+      return paced(response, Number(chunks), {
+        continuous: options?.continuous_usage_stats === true,
+        final: options?.include_usage === true,
+      });
+    }
     recordedVllm(request, body, response);
   });
   process.send?.({ url: upstream.origin });
@@ -220,14 +236,20 @@ async function engineTokensPerSecond(origin: string, streams: number, seconds: n
 }
 
 /**
- * `streams` paced long streams at once through `target`: CPU µs per chunk of its process, each chunk's delay
- * from the upstream's write to the client's read, and the time to first byte.
+ * `streams` paced long streams of `chunks` chunks at once through `target`: CPU µs per chunk of its process over
+ * the whole run (admission and accounting included) and over the steady state alone (from the moment every
+ * stream has its first byte to the moment the first one ends: relaying only), each chunk's delay from the
+ * upstream's write to the client's read, and the time to first byte.
  */
-async function longStreams(target: Target, path: string, body: string, streams: number) {
+async function longStreams(target: Target, path: string, streams: number, chunks = LONG_CHUNKS) {
   const pool = new Pool(target.origin, { connections: streams });
+  const body = longRequest(chunks);
   const delays: number[] = [];
   const firstBytes: number[] = [];
   let errors = 0;
+  let steady: { cpu: number; chunks: number } | undefined;
+  let steadyEnd: typeof steady;
+  const mark = () => ({ cpu: cpuMicros(target.pid), chunks: delays.length });
   const one = async () => {
     const started = performance.now();
     const response = await pool.request({ method: 'POST', path, headers: target.headers, body });
@@ -236,7 +258,10 @@ async function longStreams(target: Target, path: string, body: string, streams: 
     let first = true;
     for await (const piece of response.body) {
       const read = now();
-      if (first) firstBytes.push(performance.now() - started);
+      if (first) {
+        firstBytes.push(performance.now() - started);
+        if (firstBytes.length === streams) steady = mark();
+      }
       first = false;
       pending += String(piece);
       const end = pending.lastIndexOf('\n\n');
@@ -244,6 +269,7 @@ async function longStreams(target: Target, path: string, body: string, streams: 
       for (const match of pending.slice(0, end).matchAll(/t=([\d.]+);/g)) delays.push(read - Number(match[1]));
       pending = pending.slice(end + 2);
     }
+    steadyEnd ??= mark();
   };
   const before = cpuMicros(target.pid);
   await Promise.all(Array.from({ length: streams }, one));
@@ -251,9 +277,11 @@ async function longStreams(target: Target, path: string, body: string, streams: 
   await pool.close();
   delays.sort((a, b) => a - b);
   firstBytes.sort((a, b) => a - b);
+  const steadyChunks = steady && steadyEnd ? steadyEnd.chunks - steady.chunks : 0;
   return {
     chunks: delays.length,
     cpuPerChunk: cpu / Math.max(1, delays.length),
+    steadyCpuPerChunk: steady && steadyEnd ? (steadyEnd.cpu - steady.cpu) / Math.max(1, steadyChunks) : Number.NaN,
     delayP50: percentileOfSorted(delays, 0.5),
     delayP99: percentileOfSorted(delays, 0.99),
     firstByteP50: percentileOfSorted(firstBytes, 0.5),
@@ -263,57 +291,166 @@ async function longStreams(target: Target, path: string, body: string, streams: 
 }
 
 /** A long stream's request, the same on both APIs. */
-const LONG = JSON.stringify({
-  model: MODEL,
-  messages: [{ role: 'user', content: PACED }],
-  max_tokens: 1_000,
-  stream: true,
-});
+const longRequest = (chunks: number) =>
+  JSON.stringify({
+    model: MODEL,
+    messages: [{ role: 'user', content: `${PACED} ${chunks}` }],
+    max_tokens: 1_000,
+    stream: true,
+  });
 
-/** The long-stream rows: 100 at once directly, through the floor and through Atrium's two APIs; 500 through Atrium. */
+type LongRun = Awaited<ReturnType<typeof longStreams>>;
+/** One round's runs of one of Atrium's APIs beside the direct streams and the floor. */
+interface LongRound {
+  direct: LongRun;
+  floor: LongRun;
+  atrium: LongRun;
+}
+
+/** The long-stream rows' columns, in order. */
+const LONG_COLUMNS = [
+  'mode',
+  'process',
+  'CPU µs/chunk',
+  '× floor per chunk',
+  'steady CPU µs/chunk',
+  '× floor steady',
+  'chunk delay p50 ms',
+  'chunk delay p99 ms',
+  'added chunk delay p50 ms',
+  'first byte p50 ms',
+  'first byte p99 ms',
+  'upstream streams at once',
+  'errors',
+];
+
+/** A long-stream row with every column in order, empty where it has no figure. */
+const longRow = (fields: BenchReport['rows'][number]): BenchReport['rows'][number] =>
+  Object.fromEntries(LONG_COLUMNS.map((column) => [column, fields[column] ?? '']));
+
+const LONG_APIS: Array<[string, string]> = [
+  ['Atrium /v1/chat/completions', PATH],
+  ['Atrium /v1/messages', '/v1/messages'],
+];
+
+/**
+ * Rows for rounds of long streams: the direct streams and the floor (medians over all rounds), then each of
+ * Atrium's APIs with the median over rounds of its CPU per chunk over the floor's of the same round, and of
+ * its chunk delay minus the direct streams' of the same round.
+ */
+function longRows(mode: string, rounds: LongRound[][]): BenchReport['rows'] {
+  const med = (list: LongRun[], pick: (run: LongRun) => number) => median(list.map(pick));
+  const all = (which: keyof LongRound) => rounds.flatMap((api) => api.map((round) => round[which]));
+  const common = (list: LongRun[]) => ({
+    'chunk delay p50 ms': round(med(list, (x) => x.delayP50)),
+    'chunk delay p99 ms': round(med(list, (x) => x.delayP99)),
+  });
+  const timing = (list: LongRun[]) => ({
+    'first byte p50 ms': round(med(list, (x) => x.firstByteP50)),
+    'first byte p99 ms': round(med(list, (x) => x.firstByteP99)),
+    errors: list.reduce((n, x) => n + x.errors, 0),
+  });
+  const floor = all('floor');
+  const rows = [
+    { mode, process: 'upstream (direct)', ...common(all('direct')), ...timing(all('direct')) },
+    {
+      mode,
+      process: 'floor (node:http + undici)',
+      'CPU µs/chunk': round(
+        med(floor, (x) => x.cpuPerChunk),
+        1,
+      ),
+      'steady CPU µs/chunk': round(
+        med(floor, (x) => x.steadyCpuPerChunk),
+        1,
+      ),
+      ...common(floor),
+      ...timing(floor),
+    },
+    ...LONG_APIS.map(([name], i) => {
+      const api = rounds[i] ?? [];
+      const list = api.map((r) => r.atrium);
+      const ratio = (pick: (run: LongRun) => number) => round(median(api.map((r) => pick(r.atrium) / pick(r.floor))));
+      return {
+        mode,
+        process: name,
+        'CPU µs/chunk': round(
+          med(list, (x) => x.cpuPerChunk),
+          1,
+        ),
+        '× floor per chunk': ratio((x) => x.cpuPerChunk),
+        'steady CPU µs/chunk': round(
+          med(list, (x) => x.steadyCpuPerChunk),
+          1,
+        ),
+        '× floor steady': ratio((x) => x.steadyCpuPerChunk),
+        ...common(list),
+        'added chunk delay p50 ms': round(median(api.map((r) => r.atrium.delayP50 - r.direct.delayP50))),
+        ...timing(list),
+      };
+    }),
+  ];
+  return rows.map(longRow);
+}
+
+/**
+ * The long-stream rows, after a short warm-up of every path:
+ *  - one after another: per round, 100 streams directly, through the floor and through each of Atrium's APIs,
+ *    each alone on the machine;
+ *  - side by side: per round and API, 100 streams directly, 100 through the floor and 100 through Atrium at
+ *    the same time, so that all three see the same machine at the same moment (the speed of these shared
+ *    machines drifts by ±15 % between runs seconds apart); the floor then batches more per wake-up than Atrium;
+ *  - 500 streams through Atrium on its default settings.
+ */
 async function longStreamRows(
   direct: Target,
   atrium: Target,
   floor: Target,
   upstreamUrl: string,
-): Promise<BenchReport['rows']> {
-  const runs: Array<[string, Target, string, string]> = [
-    ['upstream (direct)', direct, PATH, LONG],
-    ['floor (node:http + undici)', floor, PATH, LONG],
-    ['Atrium /v1/chat/completions', atrium, PATH, LONG],
-    ['Atrium /v1/messages', atrium, '/v1/messages', LONG],
+  rounds: number,
+): Promise<{ rows: BenchReport['rows']; runs: { alone: LongRound[][]; together: LongRound[][]; wide: LongRun } }> {
+  for (const [, path] of LONG_APIS) await longStreams(atrium, path, 100, 40);
+  await longStreams(floor, PATH, 100, 40);
+  const alone: LongRound[][] = LONG_APIS.map(() => []);
+  const together: LongRound[][] = LONG_APIS.map(() => []);
+  for (let r = 0; r < rounds; r++) {
+    const d = await longStreams(direct, PATH, 100);
+    const f = await longStreams(floor, PATH, 100);
+    for (const [i, [, path]] of LONG_APIS.entries())
+      alone[i]?.push({ direct: d, floor: f, atrium: await longStreams(atrium, path, 100) });
+  }
+  for (let r = 0; r < rounds; r++)
+    for (const [i, [, path]] of LONG_APIS.entries()) {
+      const [d, f, a] = await Promise.all([
+        longStreams(direct, PATH, 100),
+        longStreams(floor, PATH, 100),
+        longStreams(atrium, path, 100),
+      ]);
+      together[i]?.push({ direct: d, floor: f, atrium: a });
+    }
+  const shape = `(${LONG_CHUNKS} chunks / ${PACE_MS} ms)`;
+  const rows = [
+    ...longRows(`long stream ×100 ${shape}, one after another`, alone),
+    ...longRows(`long stream ×100 ${shape}, side by side`, together),
   ];
-  const measured = [];
-  for (const [name, target, path, body] of runs)
-    measured.push({ name, ...(await longStreams(target, path, body, 100)) });
-  const [base, relay] = measured as [(typeof measured)[number], (typeof measured)[number]];
-  const rows: BenchReport['rows'] = measured.map((m, i) => ({
-    mode: `long stream ×100 (${LONG_CHUNKS} chunks / ${PACE_MS} ms)`,
-    process: m.name,
-    'CPU µs/chunk': i === 0 ? '' : round(m.cpuPerChunk, 1),
-    '× floor per chunk': i < 2 ? '' : round(m.cpuPerChunk / relay.cpuPerChunk),
-    'chunk delay p50 ms': round(m.delayP50),
-    'chunk delay p99 ms': round(m.delayP99),
-    'added chunk delay p50 ms': i === 0 ? '' : round(m.delayP50 - base.delayP50),
-    'first byte p50 ms': round(m.firstByteP50),
-    'first byte p99 ms': round(m.firstByteP99),
-    errors: m.errors,
-  }));
   await fetch(`${upstreamUrl}/peak`);
-  const wide = await longStreams(atrium, PATH, LONG, 500);
+  const wide = await longStreams(atrium, PATH, 500);
   const peak = Number(await (await fetch(`${upstreamUrl}/peak`)).text());
-  rows.push({
-    mode: `long stream ×500, default settings`,
-    process: 'Atrium /v1/chat/completions',
-    'CPU µs/chunk': round(wide.cpuPerChunk, 1),
-    'chunk delay p50 ms': round(wide.delayP50),
-    'chunk delay p99 ms': round(wide.delayP99),
-    'first byte p50 ms': round(wide.firstByteP50),
-    'first byte p99 ms': round(wide.firstByteP99),
-    'upstream streams at once': peak,
-    errors: wide.errors,
-  });
-  return rows;
+  rows.push(
+    longRow({
+      mode: `long stream ×500, default settings`,
+      process: 'Atrium /v1/chat/completions',
+      'CPU µs/chunk': round(wide.cpuPerChunk, 1),
+      'steady CPU µs/chunk': round(wide.steadyCpuPerChunk, 1),
+      'chunk delay p50 ms': round(wide.delayP50),
+      'chunk delay p99 ms': round(wide.delayP99),
+      'first byte p50 ms': round(wide.firstByteP50),
+      'first byte p99 ms': round(wide.firstByteP99),
+      'upstream streams at once': peak,
+      errors: wide.errors,
+    }),
+  );
+  return { rows, runs: { alone, together, wide } };
 }
 
 // ---- the benchmark ---------------------------------------------------------------------------------------
@@ -447,8 +584,10 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
     }
 
     const [direct, atriumTarget, floorTarget] = targets as [Target, Target, Target];
-    rows.push(...(await longStreamRows(direct, atriumTarget, floorTarget, upstream.url)));
-    if (longOnly) return { title: 'Inference gateway: long streams', columns: columnsOf(rows), rows, notes, data };
+    const long = await longStreamRows(direct, atriumTarget, floorTarget, upstream.url, rounds);
+    rows.push(...long.rows);
+    data.longStreams = long.runs;
+    if (longOnly) return { title: 'Inference gateway: long streams', columns: LONG_COLUMNS, rows, notes, data };
     const warm = rssBytes(atrium.pid);
     const soakStart = performance.now();
     let sent = 0;

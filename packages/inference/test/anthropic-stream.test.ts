@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AnthropicStream } from '../src/anthropic/stream.js';
 import { VLLM_STREAM } from './support/fixed-upstream.js';
 
@@ -32,9 +32,11 @@ function events(text: string): [string, unknown][] {
 
 function translate(upstream: string, stopSequences?: string[], pieceSize = upstream.length): [string, unknown][] {
   const stream = new AnthropicStream({ model: 'acme/m', stopSequences, estimatedInputTokens: 99 });
-  let out = '';
-  for (let i = 0; i < upstream.length; i += pieceSize) out += stream.push(upstream.slice(i, i + pieceSize));
-  return events(out + stream.incomplete);
+  const bytes = Buffer.from(upstream);
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += pieceSize)
+    out.push(Buffer.from(stream.push(bytes.subarray(i, i + pieceSize))));
+  return events(String(Buffer.concat([...out, Buffer.from(stream.incomplete)])));
 }
 
 const start = (input: number, output = 0) => [
@@ -231,7 +233,7 @@ describe('OpenAI stream → Anthropic SSE (golden transcripts)', () => {
 
   it('keeps the latest running usage for accounting, and a broken upstream gets one error event', () => {
     const stream = new AnthropicStream({ model: 'acme/m', stopSequences: undefined, estimatedInputTokens: 1 });
-    stream.push(chunk(delta({ content: 'a' }), usage(7, 1)) + chunk(delta({ content: 'b' }), usage(7, 2)));
+    stream.push(Buffer.from(chunk(delta({ content: 'a' }), usage(7, 1)) + chunk(delta({ content: 'b' }), usage(7, 2))));
     expect(stream.usage).toMatchObject({ input_tokens: 7, output_tokens: 2 });
     expect(stream.broken).toContain('event: error');
     expect(stream.broken).toBe('');
@@ -259,6 +261,27 @@ describe('OpenAI stream → Anthropic SSE (golden transcripts)', () => {
       blockStop(0),
       ...end('end_turn', null, 14, 2),
     ]);
+  });
+
+  it.each([
+    ['with logprobs: null', ',"logprobs":null'],
+    ['without logprobs', ''],
+  ])('content-only chunks (%s) are translated without parsing JSON', (_name, logprobs) => {
+    const raw = (content: string) =>
+      `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":${JSON.stringify(content)}}${logprobs},"finish_reason":null}],"usage":{"prompt_tokens":14,"completion_tokens":1}}\n\n`;
+    const stream = new AnthropicStream({ model: 'acme/m', stopSequences: undefined, estimatedInputTokens: 1 });
+    stream.push(Buffer.from(chunk(delta({ content: 'a' }), usage(14, 1))));
+    const parse = vi.spyOn(JSON, 'parse');
+    try {
+      const out = String(stream.push(Buffer.from(raw('b') + raw('ç "d"'))));
+      expect(parse).not.toHaveBeenCalled();
+      expect(events(out)).toEqual([
+        blockDelta(0, { type: 'text_delta', text: 'b' }),
+        blockDelta(0, { type: 'text_delta', text: 'ç "d"' }),
+      ]);
+    } finally {
+      parse.mockRestore();
+    }
   });
 
   it('a recorded vLLM stream', () => {

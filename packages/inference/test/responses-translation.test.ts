@@ -369,8 +369,8 @@ function translate(chunks: unknown[], end = 'data: [DONE]\n\n') {
     responseContext(request({ tools: [{ type: 'custom', name: 'apply_patch' }] }), 0),
     () => 0,
   );
-  let text = chunks.map((chunk) => stream.push(`data: ${JSON.stringify(chunk)}\n\n`)).join('');
-  text += stream.push(end) + stream.incomplete;
+  let text = chunks.map((chunk) => String(stream.push(Buffer.from(`data: ${JSON.stringify(chunk)}\n\n`)))).join('');
+  text += String(stream.push(Buffer.from(end))) + String(stream.incomplete);
   const events = [...text.matchAll(/^data: (.+)$/gm)].map((m) => JSON.parse(m[1] as string));
   return { types: events.map((e) => e.type as string), events };
 }
@@ -447,10 +447,14 @@ describe('chat stream → Responses events', () => {
   it('usage: the latest running totals, for the response and for accounting', () => {
     const stream = new ResponsesStream(responseContext(request({}), 0));
     stream.push(
-      `data: ${JSON.stringify({ ...delta({ content: 'a' }), usage: { prompt_tokens: 3, completion_tokens: 1 } })}\n\n`,
+      Buffer.from(
+        `data: ${JSON.stringify({ ...delta({ content: 'a' }), usage: { prompt_tokens: 3, completion_tokens: 1 } })}\n\n`,
+      ),
     );
     stream.push(
-      `data: ${JSON.stringify({ ...delta({}, 'stop'), usage: { prompt_tokens: 3, completion_tokens: 2 } })}\n\n`,
+      Buffer.from(
+        `data: ${JSON.stringify({ ...delta({}, 'stop'), usage: { prompt_tokens: 3, completion_tokens: 2 } })}\n\n`,
+      ),
     );
     expect(stream.usage).toEqual({ prompt_tokens: 3, completion_tokens: 2 });
   });

@@ -9,6 +9,9 @@ const done = 'data: [DONE]\n\n';
 const stripped =
   'data: {"id":"c","object":"chat.completion.chunk","model":"up/m","choices":[{"index":0,"delta":{"content":"\\"usage\\": hi"}}]}\n\n';
 
+/** The relay's answer to `text` arriving as one chunk of bytes, as text. */
+const feed = (relay: SseRelay, text: string) => String(relay.push(Buffer.from(text)));
+
 describe('SseRelay', () => {
   it.each([
     ['no usage asked: usage removed, usage-only chunk dropped', { final: false, continuous: false }, stripped + done],
@@ -20,31 +23,52 @@ describe('SseRelay', () => {
     ['continuous_usage_stats: everything kept', { final: true, continuous: true }, content + finalUsage + done],
   ])('%s', (_name, usage, expected) => {
     const relay = new SseRelay(usage, 'up/m');
-    expect(relay.push(content + finalUsage + done)).toBe(expected);
+    expect(feed(relay, content + finalUsage + done)).toBe(expected);
     expect(relay.lastUsage).toBe(USAGE);
   });
 
-  it('passes events without usage through unchanged, whatever the split', () => {
+  it.each([1, 2, 7, 64])('passes events through unchanged, whatever the split (%i-byte chunks)', (size) => {
     const relay = new SseRelay({ final: false, continuous: false }, 'up/m');
-    const stream = noUsage + noUsage + done;
-    let out = '';
-    for (let i = 0; i < stream.length; i += 7) out += relay.push(stream.slice(i, i + 7));
-    expect(out).toBe(stream);
-    expect(relay.incomplete).toBe('');
+    const stream = Buffer.from(noUsage.replace('"x"', '"é → ✓ 🙂"') + noUsage + done);
+    const out: Buffer[] = [];
+    for (let i = 0; i < stream.length; i += size) out.push(relay.push(stream.subarray(i, i + size)));
+    expect(Buffer.concat(out).equals(stream)).toBe(true);
+    expect(relay.incomplete.length).toBe(0);
+  });
+
+  it('passes a chunk that needs no change on as the very same bytes', () => {
+    const relay = new SseRelay({ final: false, continuous: false }, 'up/m');
+    const chunk = Buffer.from(noUsage + noUsage);
+    expect(relay.push(chunk)).toBe(chunk);
   });
 
   it('reassembles an event split inside the usage object', () => {
     const relay = new SseRelay({ final: false, continuous: false }, 'up/m');
     const cut = content.indexOf('total_tokens');
-    expect(relay.push(content.slice(0, cut))).toBe('');
-    expect(relay.push(content.slice(cut))).toBe(stripped);
+    expect(feed(relay, content.slice(0, cut))).toBe('');
+    expect(feed(relay, content.slice(cut))).toBe(stripped);
   });
 
   it('removes a usage key that comes first or is null', () => {
     const relay = new SseRelay({ final: false, continuous: false }, 'up/m');
-    expect(relay.push(`data: {"usage":${USAGE},"id":"c"}\n\n`)).toBe('data: {"id":"c"}\n\n');
-    expect(relay.push('data: {"id":"c","usage":null}\n\n')).toBe('data: {"id":"c"}\n\n');
+    expect(feed(relay, `data: {"usage":${USAGE},"id":"c"}\n\n`)).toBe('data: {"id":"c"}\n\n');
+    expect(feed(relay, 'data: {"id":"c","usage":null}\n\n')).toBe('data: {"id":"c"}\n\n');
+    expect(feed(relay, `data: {"id":"c" , "usage":${USAGE}}\n\n`)).toBe('data: {"id":"c" }\n\n');
     expect(relay.lastUsage).toBe(USAGE);
+  });
+
+  it.each([
+    ['choices before the model', `data: {"id":"c","choices":[],"model":"up/m","usage":${USAGE}}\n\n`, ''],
+    [
+      'usage with nested details, blanks before the end',
+      `data: {"id":"c","model":"up/m","choices":[{"index":0}],"usage":{"prompt_tokens":5,"prompt_tokens_details":{"cached_tokens":2}} }\r\n\n`,
+      'data: {"id":"c","model":"up/m","choices":[{"index":0}] }\r\n\n',
+    ],
+    ['usage before choices, which are empty', `data: {"id":"c","model":"up/m","usage":${USAGE},"choices":[]}\n\n`, ''],
+  ])('finds usage wherever it is: %s', (_name, event, expected) => {
+    const relay = new SseRelay({ final: false, continuous: false }, 'up/m');
+    expect(feed(relay, event)).toBe(expected);
+    expect(relay.lastUsage).toBeDefined();
   });
 
   it.each([
@@ -54,12 +78,12 @@ describe('SseRelay', () => {
   ])('names the public id instead of %s', (_name, upstreamModel, publicModel) => {
     const relay = new SseRelay({ final: true, continuous: true }, 'pub/"m"');
     const event = content.replace('"model":"up/m"', upstreamModel);
-    expect(relay.push(event + event)).toBe(content.replace('"model":"up/m"', publicModel).repeat(2));
+    expect(feed(relay, event + event)).toBe(content.replace('"model":"up/m"', publicModel).repeat(2));
   });
 
   it('keeps an unterminated tail for the caller', () => {
     const relay = new SseRelay({ final: false, continuous: false }, 'up/m');
-    expect(relay.push('data: {"id"')).toBe('');
-    expect(relay.incomplete).toBe('data: {"id"');
+    expect(feed(relay, 'data: {"id"')).toBe('');
+    expect(String(relay.incomplete)).toBe('data: {"id"');
   });
 });

@@ -1,4 +1,5 @@
-import { ChatStreamTranslator } from '../wire/sse-events.js';
+import { holds, indexOfBytes, joinBytes } from '../wire/bytes.js';
+import { ChatStreamTranslator, type StreamOutput } from '../wire/sse-events.js';
 import { anthropicErrorEvent } from './errors.js';
 import { type AnthropicUsage, newMessageId, stopReasonOf, THINKING_SIGNATURE } from './from-openai.js';
 
@@ -18,27 +19,34 @@ const isObject = (value: unknown): value is Json =>
 const PING = 'event: ping\ndata: {"type":"ping"}\n\n';
 const MESSAGE_STOP = 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
 /** A single-choice delta holding nothing but content, then an unfinished choice end, as vLLM and the engine send. */
-const CONTENT_ONLY = '"choices":[{"index":0,"delta":{"content":"';
-const UNFINISHED_CHOICE = '},"logprobs":null,"finish_reason":null}]';
-const USAGE_KEY = '"usage":';
+const CONTENT_ONLY = Buffer.from('"choices":[{"index":0,"delta":{"content":"');
+const LOGPROBS_NULL = Buffer.from(',"logprobs":null');
+const UNFINISHED_CHOICE = Buffer.from(',"finish_reason":null}]');
+const USAGE_KEY = Buffer.from('"usage":');
+const NULL = Buffer.from('null');
+const TEXT_DELTA_END = Buffer.from('}}\n\n');
 
 /** The index just past the closing quote of the JSON string whose contents start at `from`; -1 if unterminated. */
-function stringLiteralEnd(text: string, from: number): number {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+function stringLiteralEnd(bytes: Buffer, from: number, end: number): number {
+  for (let i = from; i < end; i++) {
+    const c = bytes[i];
     if (c === 92) i++;
     else if (c === 34) return i + 1;
   }
   return -1;
 }
 
-/** The non-negative integer after `key` in `text`; 0 when the key is absent. */
-function integerAfter(text: string, key: string): number {
-  const at = text.indexOf(key);
+const PROMPT_TOKENS = Buffer.from('"prompt_tokens":');
+const COMPLETION_TOKENS = Buffer.from('"completion_tokens":');
+const CACHED_TOKENS = Buffer.from('"cached_tokens":');
+
+/** The non-negative integer after `key` in `bytes` from `from` to `end`; 0 when the key is absent. */
+function integerAfter(bytes: Buffer, key: Buffer, from: number, end: number): number {
+  const at = indexOfBytes(bytes, key, from, end);
   if (at === -1) return 0;
   let value = 0;
-  for (let i = at + key.length; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  for (let i = at + key.length; i < end; i++) {
+    const c = bytes[i] as number;
     if (c < 48 || c > 57) break;
     value = value * 10 + (c - 48);
   }
@@ -79,6 +87,7 @@ export class AnthropicStream extends ChatStreamTranslator {
   private promptTokens = 0;
   private completionTokens = 0;
   private cachedTokens = 0;
+  private deltaHead: { index: number; bytes: Buffer } | undefined;
   readonly id = newMessageId();
   /** Anthropic's keep-alive event, which its SDKs skip. */
   readonly keepalive = 'event: ping\ndata: {"type": "ping"}\n\n';
@@ -107,8 +116,8 @@ export class AnthropicStream extends ChatStreamTranslator {
     return anthropicErrorEvent('api_error', message);
   }
 
-  protected override unparsed(data: string): string | undefined {
-    return this.started ? this.textOnlyChunk(data) : undefined;
+  protected override unparsed(bytes: Buffer, start: number, end: number): StreamOutput | undefined {
+    return this.started ? this.textOnlyChunk(bytes, start, end) : undefined;
   }
 
   private messageStart(): string {
@@ -136,25 +145,41 @@ export class AnthropicStream extends ChatStreamTranslator {
 
   /**
    * The hot path: a chunk whose only change is a content string (nearly every chunk of a long answer) is
-   * translated without JSON parsing, by reusing its JSON string literal as is. Anything else: `undefined`.
+   * translated without decoding or parsing it, by copying its JSON string literal's bytes as they are.
+   * Anything else: `undefined`.
    */
-  private textOnlyChunk(data: string): string | undefined {
-    const at = data.indexOf(CONTENT_ONLY);
+  private textOnlyChunk(bytes: Buffer, start: number, end: number): StreamOutput | undefined {
+    const at = indexOfBytes(bytes, CONTENT_ONLY, start, end);
     if (at === -1) return undefined;
     const literalStart = at + CONTENT_ONLY.length - 1;
-    const literalEnd = stringLiteralEnd(data, literalStart + 1);
-    if (literalEnd === -1 || !data.startsWith(UNFINISHED_CHOICE, literalEnd)) return undefined;
-    const usageAt = data.indexOf(USAGE_KEY, literalEnd);
-    if (usageAt !== -1 && !data.startsWith('null', usageAt + USAGE_KEY.length)) {
-      const usage = data.slice(usageAt + USAGE_KEY.length, data.lastIndexOf('}'));
+    const literalEnd = stringLiteralEnd(bytes, literalStart + 1, end);
+    if (literalEnd === -1 || bytes[literalEnd] !== 125) return undefined;
+    const choiceEnd = literalEnd + 1 + (holds(bytes, LOGPROBS_NULL, literalEnd + 1) ? LOGPROBS_NULL.length : 0);
+    if (!holds(bytes, UNFINISHED_CHOICE, choiceEnd)) return undefined;
+    const usageAt = indexOfBytes(bytes, USAGE_KEY, choiceEnd, end);
+    if (usageAt !== -1 && !holds(bytes, NULL, usageAt + USAGE_KEY.length)) {
       this.hasUsage = true;
-      this.promptTokens = integerAfter(usage, '"prompt_tokens":');
-      this.completionTokens = integerAfter(usage, '"completion_tokens":');
-      this.cachedTokens = integerAfter(usage, '"cached_tokens":');
+      this.promptTokens = integerAfter(bytes, PROMPT_TOKENS, usageAt, end);
+      this.completionTokens = integerAfter(bytes, COMPLETION_TOKENS, usageAt, end);
+      this.cachedTokens = integerAfter(bytes, CACHED_TOKENS, usageAt, end);
     }
     if (literalEnd === literalStart + 2) return '';
-    const start = this.open === 'text' ? '' : this.startBlock('text', '{"type":"text","text":""}');
-    return `${start}${blockDelta(this.blocks - 1, `{"type":"text_delta","text":${data.slice(literalStart, literalEnd)}}`)}`;
+    const opening = this.open === 'text' ? '' : this.startBlock('text', '{"type":"text","text":""}');
+    const delta = [this.textDeltaHead(), bytes.subarray(literalStart, literalEnd), TEXT_DELTA_END];
+    return joinBytes(opening === '' ? delta : [Buffer.from(opening), ...delta]);
+  }
+
+  /** The bytes of a text delta event of the open block up to its text's JSON literal. */
+  private textDeltaHead(): Buffer {
+    const index = this.blocks - 1;
+    if (this.deltaHead?.index !== index)
+      this.deltaHead = {
+        index,
+        bytes: Buffer.from(
+          `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":`,
+        ),
+      };
+    return this.deltaHead.bytes;
   }
 
   protected chunk(chunk: Json): string {

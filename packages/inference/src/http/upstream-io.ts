@@ -1,6 +1,5 @@
 import { EventEmitter } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
-import { StringDecoder } from 'node:string_decoder';
 import { HttpError } from '@atrium/core';
 import type { FastifyReply } from 'fastify';
 import { clientClosed, type UpstreamResponse, type UpstreamSignal } from '../router/upstream-group.js';
@@ -50,11 +49,12 @@ export async function throwUpstreamError(response: UpstreamResponse): Promise<ne
 const STREAM_FAILED =
   'data: {"error":{"message":"the model server stopped responding mid-stream","type":"server_error","param":null,"code":"upstream_error"}}\n\ndata: [DONE]\n\n';
 
-/** Turns upstream SSE text into the client's stream (the OpenAI relay, or the Anthropic translation). */
+/** Turns upstream SSE bytes into the client's stream (the OpenAI relay, or a translation into another API's). */
 export interface StreamRelay {
-  push(text: string): string;
+  /** What to write for an upstream chunk; empty when nothing is complete yet. */
+  push(chunk: Buffer): string | Buffer;
   /** Written when the upstream body ends. */
-  readonly incomplete: string;
+  readonly incomplete: string | Buffer;
   /** Written when the upstream body breaks off; default: OpenAI's in-band error and `[DONE]`. */
   readonly broken?: string;
   /** Written when the stream has been silent for a while; default: an SSE comment, which clients skip. */
@@ -66,7 +66,8 @@ const KEEPALIVE = ': keep-alive\n\n';
 /**
  * Writes the client's SSE response straight to the socket: upstream events through the relay, with
  * backpressure; if the upstream breaks off after the 200 was sent, an in-band error event and `[DONE]`, as
- * the OpenAI SDK expects; after `keepaliveMs` of silence (a long prompt being read), a keep-alive. When the
+ * the OpenAI SDK expects; after `keepaliveMs` to twice that of silence (a long prompt being read), a
+ * keep-alive (a flag per write rather than a timer reset, which costs more on every chunk). When the
  * client goes away, the upstream body is destroyed (and its request with it). Fastify's onResponse hooks
  * (metrics, access log) still run for a hijacked reply.
  */
@@ -84,23 +85,25 @@ export function relayStream(
     'cache-control': 'no-cache',
   });
   const body = response.body;
-  const decoder = new StringDecoder('utf8');
+  let wrote = false;
   const keepalive = setInterval(() => {
-    if (!raw.writableEnded) raw.write(relay.keepalive ?? KEEPALIVE);
+    if (!wrote && !raw.writableEnded) raw.write(relay.keepalive ?? KEEPALIVE);
+    wrote = false;
   }, keepaliveMs);
   keepalive.unref();
   body.on('data', (chunk: Buffer) => {
-    const text = relay.push(decoder.write(chunk));
-    if (!text) return;
-    keepalive.refresh();
-    if (!raw.write(text)) {
+    const out = relay.push(chunk);
+    if (out.length === 0) return;
+    wrote = true;
+    if (!raw.write(out)) {
       body.pause();
       raw.once('drain', () => body.resume());
     }
   });
   body.once('end', () => {
     clearInterval(keepalive);
-    raw.end(relay.incomplete || undefined);
+    const rest = relay.incomplete;
+    raw.end(rest.length > 0 ? rest : undefined);
   });
   body.once('error', () => {
     if (!raw.writableEnded) raw.end(relay.broken ?? STREAM_FAILED);

@@ -1,105 +1,184 @@
+import { holds, indexOfBytes } from './bytes.js';
+import { EVENT_END, forEachEvent, SseBytes } from './sse-bytes.js';
 import type { UsageRequest } from './upstream-request.js';
 
-const EVENT_END = '\n\n';
-const USAGE_KEY = '"usage":';
-const FINAL_USAGE_MARK = '"choices":[]';
-const MODEL_KEY = '"model":';
+const USAGE_KEY = Buffer.from('"usage":');
+const FINAL_USAGE_MARK = Buffer.from('"choices":[]');
+const CHOICES_KEY = Buffer.from('"choices":[');
+const MODEL_KEY = Buffer.from('"model":');
+const NULL = Buffer.from('null');
+const NOTHING = Buffer.alloc(0);
+const [SPACE, TAB, LF, CR, QUOTE, BACKSLASH, COMMA, OPEN, CLOSE, CLOSE_ARRAY] = [
+  32, 9, 10, 13, 34, 92, 44, 123, 125, 93,
+];
 
-/** The end (exclusive) of the JSON value starting at `start`: `null` or an object without strings holding braces. */
-function valueEnd(text: string, start: number): number {
-  if (text.startsWith('null', start)) return start + 4;
+const isBlank = (byte: number | undefined) => byte === SPACE || byte === TAB || byte === LF || byte === CR;
+
+/** The end (exclusive) of the JSON value at `start`: `null` or an object without strings holding braces; -1 if cut off. */
+function valueEnd(bytes: Buffer, start: number, limit: number): number {
+  if (holds(bytes, NULL, start)) return start + NULL.length;
   let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 123) depth++;
-    else if (c === 125 && --depth === 0) return i + 1;
+  for (let i = start; i < limit; i++) {
+    const c = bytes[i];
+    if (c === OPEN) depth++;
+    else if (c === CLOSE && --depth === 0) return i + 1;
   }
   return -1;
 }
 
-/** The end (index of the closing quote) of the JSON string whose opening quote is at `start`; -1 if cut off. */
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 92) i++;
-    else if (c === 34) return i;
+/** The index of the closing quote of the JSON string whose opening quote is at `start`; -1 if cut off. */
+function stringEnd(bytes: Buffer, start: number, limit: number): number {
+  for (let i = start + 1; i < limit; i++) {
+    const c = bytes[i];
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i;
   }
   return -1;
 }
 
 /**
- * Relays an upstream OpenAI-style SSE stream event by event without parsing chunks as JSON. Every chunk names
- * the public model id, as non-stream answers do (model servers name what they loaded, e.g. vLLM its first
- * `--served-model-name`). Usage is always requested upstream with running totals; the relay remembers the
- * latest totals and removes them from the chunks unless the client asked for them. `"usage":` and `"model":`
- * cannot occur unescaped inside a JSON string, so a string search finds only keys (an OpenAI chunk has no
- * other `model` key than its own). Events that need no change are passed through as they came.
+ * Where the `"usage":` key of the event from `start` to `end` is; -1 if it has none. vLLM sends usage as a
+ * chunk's last member, so that place is looked at first, from the end.
+ */
+function usageKeyAt(bytes: Buffer, start: number, end: number): number {
+  let i = end - 1;
+  while (isBlank(bytes[i])) i--;
+  if (bytes[i--] === CLOSE) {
+    while (isBlank(bytes[i])) i--;
+    if (bytes[i] === CLOSE)
+      for (let depth = 0; i > start; i--) {
+        if (bytes[i] === CLOSE) depth++;
+        else if (bytes[i] === OPEN && --depth === 0) break;
+      }
+    while (isBlank(bytes[i - 1])) i--;
+    if (holds(bytes, USAGE_KEY, i - USAGE_KEY.length)) return i - USAGE_KEY.length;
+  }
+  return indexOfBytes(bytes, USAGE_KEY, start, end);
+}
+
+/**
+ * Whether the event is a final usage-only chunk (`"choices":[]`). Its `choices` follows its `model` value in
+ * what vLLM sends (`from`), so that place is looked at first.
+ */
+function hasNoChoices(bytes: Buffer, start: number, from: number, end: number): boolean {
+  let at = from;
+  while (at < end && (isBlank(bytes[at]) || bytes[at] === COMMA)) at++;
+  if (holds(bytes, CHOICES_KEY, at)) return bytes[at + CHOICES_KEY.length] === CLOSE_ARRAY;
+  return indexOfBytes(bytes, FINAL_USAGE_MARK, start, end) !== -1;
+}
+
+/** The bytes from `start` to `end` replaced. */
+interface Edit {
+  start: number;
+  end: number;
+  replacement: Buffer;
+}
+
+/**
+ * Relays an upstream OpenAI-style SSE stream event by event as bytes, without decoding or parsing chunks.
+ * Every chunk names the public model id, as non-stream answers do (model servers name what they loaded, e.g.
+ * vLLM its first `--served-model-name`). Usage is always requested upstream with running totals; the relay
+ * remembers the latest totals and removes them from the chunks unless the client asked for them. `"usage":`
+ * and `"model":` cannot occur unescaped inside a JSON string, so a byte search finds only keys (an OpenAI
+ * chunk has no other `model` key than its own). A chunk that needs no change is passed on as the same bytes.
  */
 export class SseRelay {
-  private pending = '';
-  /** The raw JSON of the latest usage object seen, for accounting after the stream ends or is abandoned. */
-  lastUsage: string | undefined;
-
+  private readonly events = new SseBytes();
+  private usageBytes = Buffer.allocUnsafe(256);
+  private usageLength = 0;
+  /** Where the event being edited continues after its `model` value. */
+  private afterModel = 0;
   /** The public model id as it appears inside a JSON string. */
-  private readonly model: string;
+  private readonly model: Buffer;
+  private edits: Edit[] = [];
 
   constructor(
     private readonly usage: UsageRequest,
     model: string,
   ) {
-    this.model = JSON.stringify(model).slice(1, -1);
+    this.model = Buffer.from(JSON.stringify(model).slice(1, -1));
   }
 
-  /** Feeds decoded upstream text; returns the text to write to the client ('' when nothing is complete yet). */
-  push(text: string): string {
-    this.pending += text;
-    const lastEnd = this.pending.lastIndexOf(EVENT_END);
-    if (lastEnd === -1) return '';
-    const complete = this.pending.slice(0, lastEnd + EVENT_END.length);
-    this.pending = this.pending.slice(lastEnd + EVENT_END.length);
-    let out = '';
-    let start = 0;
-    while (start < complete.length) {
-      const end = complete.indexOf(EVENT_END, start) + EVENT_END.length;
-      out += this.relayEvent(complete.slice(start, end));
-      start = end;
+  /** Feeds upstream bytes; returns the bytes to write to the client (empty when nothing is complete yet). */
+  push(chunk: Buffer): Buffer {
+    const complete = this.events.complete(chunk);
+    if (complete === undefined) return NOTHING;
+    forEachEvent(complete, (start, end) => this.edit(complete, start, end));
+    if (this.edits.length === 0) return complete;
+    let length = complete.length;
+    for (const edit of this.edits) length += edit.replacement.length - (edit.end - edit.start);
+    const out = Buffer.allocUnsafe(length);
+    let from = 0;
+    let at = 0;
+    for (const edit of this.edits) {
+      for (let i = from; i < edit.start; i++) out[at++] = complete[i] as number;
+      for (let i = 0; i < edit.replacement.length; i++) out[at++] = edit.replacement[i] as number;
+      from = edit.end;
     }
+    for (let i = from; i < complete.length; i++) out[at++] = complete[i] as number;
+    this.edits = [];
     return out;
   }
 
   /** Whatever is left without a terminating blank line (a stream cut short). */
-  get incomplete(): string {
-    return this.pending;
+  get incomplete(): Buffer {
+    return this.events.takeRest() ?? NOTHING;
   }
 
-  /** The event with its chunk's `model` value replaced by the public id (unchanged when it already says it). */
-  private withPublicModel(event: string): string {
-    const key = event.indexOf(MODEL_KEY);
-    if (key === -1) return event;
+  /** Records the edits of the event from `start` to `end` (its blank line follows), in order. */
+  private edit(bytes: Buffer, start: number, end: number): void {
+    const model = this.modelEdit(bytes, start, end);
+    const usage = this.usageEdit(bytes, start, end, model === undefined ? start : this.afterModel);
+    if (usage?.end === end + EVENT_END.length) this.edits.push(usage);
+    else if (model && usage) this.edits.push(...(model.start < usage.start ? [model, usage] : [usage, model]));
+    else if (model || usage) this.edits.push((model ?? usage) as Edit);
+  }
+
+  /** The chunk's `model` value replaced by the public id; none when it already says it. */
+  private modelEdit(bytes: Buffer, start: number, end: number): Edit | undefined {
+    const key = indexOfBytes(bytes, MODEL_KEY, start, end);
+    if (key === -1) return undefined;
     let quote = key + MODEL_KEY.length;
-    while (event.charCodeAt(quote) === 32) quote++;
-    if (event.charCodeAt(quote) !== 34) return event;
-    const end = stringEnd(event, quote);
-    if (end === -1) return event;
-    if (end - quote - 1 === this.model.length && event.startsWith(this.model, quote + 1)) return event;
-    return `${event.slice(0, quote + 1)}${this.model}${event.slice(end)}`;
+    while (bytes[quote] === SPACE) quote++;
+    if (bytes[quote] !== QUOTE) return undefined;
+    const close = stringEnd(bytes, quote, end);
+    if (close === -1) return undefined;
+    this.afterModel = close + 1;
+    if (close - quote - 1 === this.model.length && holds(bytes, this.model, quote + 1)) return undefined;
+    return { start: quote + 1, end: close, replacement: this.model };
   }
 
-  private relayEvent(event: string): string {
-    const renamed = this.withPublicModel(event);
-    const key = renamed.indexOf(USAGE_KEY);
-    if (key === -1) return renamed;
+  /**
+   * Remembers the event's usage and removes it unless the client asked for it: a running total from a chunk,
+   * or the whole event, its blank line included, when it is the final usage-only chunk.
+   */
+  private usageEdit(bytes: Buffer, start: number, end: number, choicesFrom: number): Edit | undefined {
+    const key = usageKeyAt(bytes, start, end);
+    if (key === -1) return undefined;
     const valueStart = key + USAGE_KEY.length;
-    const end = valueEnd(renamed, valueStart);
-    if (end === -1) return renamed;
-    const value = renamed.slice(valueStart, end);
-    if (value !== 'null') this.lastUsage = value;
-    if (renamed.includes(FINAL_USAGE_MARK)) return this.usage.final ? renamed : '';
-    if (this.usage.continuous) return renamed;
-    const before = renamed.lastIndexOf(',', key);
-    if (before !== -1 && renamed.slice(before + 1, key).trim() === '')
-      return renamed.slice(0, before) + renamed.slice(end);
-    const after = renamed.indexOf(',', end);
-    return renamed.slice(0, key) + renamed.slice(after === -1 ? end : after + 1);
+    const valueStop = valueEnd(bytes, valueStart, end);
+    if (valueStop === -1) return undefined;
+    if (!holds(bytes, NULL, valueStart)) this.keepUsage(bytes, valueStart, valueStop);
+    if (hasNoChoices(bytes, start, choicesFrom, end))
+      return this.usage.final ? undefined : { start, end: end + EVENT_END.length, replacement: NOTHING };
+    if (this.usage.continuous) return undefined;
+    let before = key - 1;
+    while (isBlank(bytes[before])) before--;
+    if (bytes[before] === COMMA) return { start: before, end: valueStop, replacement: NOTHING };
+    let after = valueStop;
+    while (isBlank(bytes[after])) after++;
+    return { start: key, end: bytes[after] === COMMA ? after + 1 : valueStop, replacement: NOTHING };
+  }
+
+  /** Copies the usage value's bytes: decoded only when accounting reads them, once. */
+  private keepUsage(bytes: Buffer, start: number, end: number): void {
+    if (end - start > this.usageBytes.length) this.usageBytes = Buffer.allocUnsafe(2 * (end - start));
+    for (let i = start; i < end; i++) this.usageBytes[i - start] = bytes[i] as number;
+    this.usageLength = end - start;
+  }
+
+  /** The raw JSON of the latest usage object seen, for accounting after the stream ends or is abandoned. */
+  get lastUsage(): string | undefined {
+    return this.usageLength === 0 ? undefined : this.usageBytes.toString('utf8', 0, this.usageLength);
   }
 }
