@@ -44,6 +44,42 @@ describe('upstream router through real HTTP', () => {
     expect(failing.requests.length).toBe(2);
   });
 
+  it('a stream: a 5xx is retried on the other replica, a 4xx comes back with the model server message', async () => {
+    const failing = await upstream((_request, _body, response) => {
+      response.writeHead(503, { 'content-type': 'application/json' });
+      response.end('{"error":{"message":"busy","type":"ServiceUnavailable","param":null,"code":503}}');
+    });
+    const healthy = await upstream(recordedVllm);
+    const { client } = await gateway([failing.origin, healthy.origin]);
+    for (let i = 0; i < 2; i++) {
+      let text = '';
+      for await (const chunk of await client.chat.completions.create({ model: MODEL, messages: user, stream: true }))
+        text += chunk.choices[0]?.delta.content ?? '';
+      expect(text).toBe('Paris.');
+    }
+    expect(failing.requests.length).toBeGreaterThanOrEqual(1);
+
+    const refusing = await upstream((_request, body, response) => {
+      const pad = body.includes('huge') ? ' pad'.repeat(100_000) : '';
+      response.writeHead(400, { 'content-type': 'application/json' });
+      response.end(
+        `{"error":{"message":"This model's maximum context length is 4096 tokens.${pad}","type":"BadRequestError","param":null,"code":400}}`,
+      );
+    });
+    const other = await gateway([refusing.origin]);
+    const refused = (content: string) =>
+      apiError(
+        other.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content }], stream: true }),
+      );
+    const error = await refused('hi');
+    expect(error.status).toBe(400);
+    expect(error.message).toContain('maximum context length is 4096 tokens');
+    // A 400 KB error body is read up to 64 KiB and let go: the refusal still comes, in our words.
+    const huge = await refused('huge');
+    expect(huge.status).toBe(400);
+    expect(huge.message).toContain('the model server refused the request (HTTP 400)');
+  });
+
   it('sends the configured upstream key as a bearer token', async () => {
     let seen: string | undefined;
     const server = await upstream((request, body, response) => {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Catalogue, ServedModel } from '../catalogue.js';
-import type { UpstreamResponse, UpstreamSignal } from '../router/upstream-group.js';
+import type { UpstreamResponse, UpstreamSignal, UpstreamStream } from '../router/upstream-group.js';
 import { allowsModel } from '../tenancy/active-key.js';
 import { estimateChatPromptTokens, reservedPromptTokens } from '../tenancy/estimate.js';
 import { type ChatRequest, requestedChoices, requestedOutputTokens } from '../wire/chat.js';
@@ -21,8 +21,11 @@ export function servedModelFor(catalogue: Catalogue, request: FastifyRequest, id
 
 export interface ChatDispatch {
   admitted: AdmittedRequest;
-  /** The upstream's 200 answer (anything else has been thrown as the gateway's error). */
-  upstream: UpstreamResponse;
+  /**
+   * The upstream's 200 answer (anything else has been thrown as the gateway's error): for a stream, its body
+   * handed over chunk by chunk.
+   */
+  upstream: UpstreamResponse | UpstreamStream;
   /** Fires when the client goes away. */
   signal: UpstreamSignal;
   /** The prompt tokens reserved: the tokenizer's count, else the byte bound. */
@@ -51,11 +54,14 @@ export async function dispatchChat(
     countPrompt: promptCounter(served, chat, reply),
   });
   const signal = clientGone(reply);
-  const upstream = await served.group.dispatch({
+  const upstreamRequest = {
     path: '/v1/chat/completions',
     body: toUpstreamChatBody(chat, served.upstreamName, carriesUrls ? undefined : raw, admitted.ticket.upstreamCap),
     signal,
-  });
+  };
+  const upstream = await (chat.stream === true
+    ? served.group.stream(upstreamRequest)
+    : served.group.dispatch(upstreamRequest));
   if (upstream.statusCode !== 200) await throwUpstreamError(upstream);
   return { admitted, upstream, signal, promptEstimate: admitted.ticket.reserved.prompt };
 }

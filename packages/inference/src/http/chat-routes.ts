@@ -8,7 +8,7 @@ import { usageRequestOf } from '../wire/upstream-request.js';
 import { parseUsage, reportedUsage, type ServedUsage } from './admission.js';
 import { dispatchChat, servedModelFor } from './chat-dispatch.js';
 import { keepRawJson } from './raw-json.js';
-import { readUpstreamJson, relayStream } from './upstream-io.js';
+import { isStreamed, readUpstreamJson, relayStream } from './upstream-io.js';
 
 export function registerChatRoutes(
   app: FastifyInstance,
@@ -29,7 +29,7 @@ export function registerChatRoutes(
         allowedMediaHosts,
         request.rawJson,
       );
-      if (body.stream !== true) {
+      if (!isStreamed(upstream)) {
         const raw = await readUpstreamJson(upstream, signal);
         const completion = normaliseCompletion(raw, served.config.id);
         admitted.served(() => reportedUsage(raw) && (completion.usage as ServedUsage));

@@ -18,7 +18,7 @@ import { checkJsonDepth } from '../wire/json-depth.js';
 import { admit, reportedUsage, type ServedUsage } from './admission.js';
 import { dispatchChat, servedModelFor } from './chat-dispatch.js';
 import { tokenizeChat } from './prompt-count.js';
-import { clientGone, readUpstreamJson, relayStream } from './upstream-io.js';
+import { clientGone, isStreamed, readUpstreamJson, relayStream } from './upstream-io.js';
 
 /** Cache reads are billed as input: the seed does not distinguish cached from uncached input tokens. */
 const billable = (usage: AnthropicUsage): ServedUsage => ({
@@ -77,7 +77,7 @@ export function registerMessagesRoutes(
         chat,
         allowedMediaHosts,
       );
-      if (body.stream !== true) {
+      if (!isStreamed(upstream)) {
         const raw = await readUpstreamJson(upstream, signal);
         const message = toAnthropicMessage(raw, body.model, body.stop_sequences);
         admitted.served(() => reportedUsage(raw) && billable(message.usage));

@@ -9,7 +9,7 @@ import { type ResponsesRequest, responsesRequestSchema } from '../responses/wire
 import { checkJsonDepth } from '../wire/json-depth.js';
 import { reportedUsage } from './admission.js';
 import { dispatchChat, servedModelFor } from './chat-dispatch.js';
-import { readUpstreamJson, relayStream } from './upstream-io.js';
+import { isStreamed, readUpstreamJson, relayStream } from './upstream-io.js';
 
 /** The routes of stored responses, which this service answers as not found: it stores none. */
 const STORED_RESPONSE_ROUTES = [
@@ -43,7 +43,7 @@ export function registerResponsesRoutes(
       allowedMediaHosts,
     );
     const context = responseContext(body);
-    if (body.stream !== true) {
+    if (!isStreamed(upstream)) {
       const raw = await readUpstreamJson(upstream, signal);
       admitted.served(() => reportedUsage(raw));
       return reply.type('application/json').send(JSON.stringify(toResponse(raw, context)));

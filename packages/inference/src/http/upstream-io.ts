@@ -2,7 +2,13 @@ import { EventEmitter } from 'node:events';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { HttpError } from '@atrium/core';
 import type { FastifyReply } from 'fastify';
-import { clientClosed, type UpstreamResponse, type UpstreamSignal } from '../router/upstream-group.js';
+import { StreamBody } from '../router/stream-body.js';
+import {
+  clientClosed,
+  type UpstreamResponse,
+  type UpstreamSignal,
+  type UpstreamStream,
+} from '../router/upstream-group.js';
 import { upstreamError } from '../wire/upstream-errors.js';
 
 const ERROR_BODY_LIMIT = 64 * 1024;
@@ -35,8 +41,13 @@ export async function readUpstreamJson(response: UpstreamResponse, signal: Upstr
   }
 }
 
+/** Whether the upstream's answer is a stream's, its body handed over chunk by chunk. */
+export const isStreamed = (response: UpstreamResponse | UpstreamStream): response is UpstreamStream =>
+  response.body instanceof StreamBody;
+
 /** Reads at most 64 KiB of an upstream error body (vLLM can echo megabytes of input) and re-wraps it. */
-export async function throwUpstreamError(response: UpstreamResponse): Promise<never> {
+export async function throwUpstreamError(response: UpstreamResponse | UpstreamStream): Promise<never> {
+  if (isStreamed(response)) throw upstreamError(response.statusCode, await response.body.text(ERROR_BODY_LIMIT));
   let text = '';
   for await (const chunk of response.body) {
     text += String(chunk);
@@ -73,7 +84,7 @@ const KEEPALIVE = ': keep-alive\n\n';
  */
 export function relayStream(
   reply: FastifyReply,
-  response: UpstreamResponse,
+  response: UpstreamStream,
   relay: StreamRelay,
   keepaliveMs: number,
 ): void {
@@ -91,22 +102,26 @@ export function relayStream(
     wrote = false;
   }, keepaliveMs);
   keepalive.unref();
-  body.on('data', (chunk: Buffer) => {
-    const out = relay.push(chunk);
-    if (out.length === 0) return;
-    wrote = true;
-    if (!raw.write(out)) {
-      body.pause();
-      raw.once('drain', () => body.resume());
-    }
-  });
-  body.once('end', () => {
-    clearInterval(keepalive);
-    const rest = relay.incomplete;
-    raw.end(rest.length > 0 ? rest : undefined);
-  });
-  body.once('error', () => {
-    if (!raw.writableEnded) raw.end(relay.broken ?? STREAM_FAILED);
+  const resume = () => body.resume();
+  body.consume({
+    data(chunk) {
+      const out = relay.push(chunk);
+      if (out.length === 0) return;
+      wrote = true;
+      if (!raw.write(out)) {
+        body.pause();
+        raw.once('drain', resume);
+      }
+    },
+    end() {
+      clearInterval(keepalive);
+      const rest = relay.incomplete;
+      raw.end(rest.length > 0 ? rest : undefined);
+    },
+    error() {
+      clearInterval(keepalive);
+      if (!raw.writableEnded) raw.end(relay.broken ?? STREAM_FAILED);
+    },
   });
   raw.once('close', () => {
     clearInterval(keepalive);

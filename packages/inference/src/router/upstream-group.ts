@@ -1,12 +1,26 @@
 import type { EventEmitter } from 'node:events';
 import { HttpError } from '@atrium/core';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { pickReplica } from './balancer.js';
 import type { Replica } from './replica.js';
+import { StreamBody } from './stream-body.js';
 
 export interface UpstreamResponse {
   statusCode: number;
   body: Dispatcher.ResponseData['body'];
+}
+
+export interface UpstreamStream {
+  statusCode: number;
+  body: StreamBody;
+}
+
+/** An answer as a replica sent it: its status and body, how to let it go, and how to learn it is done. */
+interface Sent<B> {
+  statusCode: number;
+  body: B;
+  discard(): Promise<void>;
+  onClose(listener: () => void): void;
 }
 
 /** Tells a request that its client has gone: an EventEmitter emitting 'abort', which undici takes as a signal. */
@@ -42,7 +56,44 @@ export class UpstreamGroup {
     this.headers = { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
   }
 
-  async dispatch(request: UpstreamRequest): Promise<UpstreamResponse> {
+  /** The upstream's answer, its body as undici's readable stream. */
+  dispatch(request: UpstreamRequest): Promise<UpstreamResponse> {
+    return this.attempt(request, async (client) => {
+      const { statusCode, body } = await client.request({
+        method: 'POST',
+        path: request.path,
+        headers: this.headers,
+        body: request.body,
+        signal: request.signal,
+      });
+      return {
+        statusCode,
+        body,
+        discard: () => body.dump().catch(() => undefined),
+        onClose: (listener) => body.once('close', listener),
+      };
+    });
+  }
+
+  /** The upstream's answer, its body handed over chunk by chunk as it arrives (a stream to relay). */
+  stream(request: UpstreamRequest): Promise<UpstreamStream> {
+    return this.attempt(request, async (client) => {
+      const { statusCode, body } = await StreamBody.send(
+        client,
+        { method: 'POST', path: request.path, headers: this.headers, body: request.body },
+        request.signal,
+      );
+      return {
+        statusCode,
+        body,
+        discard: async () => body.destroy(),
+        onClose: (listener) => body.onClose(listener),
+      };
+    });
+  }
+
+  /** Sends `request` to a replica, and on a failed connection or a 5xx answer to each other one in turn. */
+  private async attempt<B>(request: UpstreamRequest, send: (client: Pool) => Promise<Sent<B>>) {
     const tried = new Set<Replica>();
     this.cursor = (this.cursor + 1) % this.replicas.length;
     for (;;) {
@@ -51,15 +102,9 @@ export class UpstreamGroup {
       if (!replica || !client) break;
       tried.add(replica);
       if (!(await replica.enter(request.signal).catch(() => Promise.reject(clientClosed())))) throw this.overloaded();
-      let response: Dispatcher.ResponseData;
+      let response: Sent<B>;
       try {
-        response = await client.request({
-          method: 'POST',
-          path: request.path,
-          headers: this.headers,
-          body: request.body,
-          signal: request.signal,
-        });
+        response = await send(client);
       } catch {
         replica.leave();
         if (request.signal.aborted) throw clientClosed();
@@ -70,11 +115,11 @@ export class UpstreamGroup {
         replica.failed('status');
         if (tried.size < this.replicas.length) {
           replica.leave();
-          await response.body.dump().catch(() => undefined);
+          await response.discard();
           continue;
         }
       } else replica.succeeded();
-      response.body.once('close', () => replica.leave());
+      response.onClose(() => replica.leave());
       return { statusCode: response.statusCode, body: response.body };
     }
     throw new HttpError(
