@@ -587,6 +587,9 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
     const long = await longStreamRows(direct, atriumTarget, floorTarget, upstream.url, rounds);
     rows.push(...long.rows);
     data.longStreams = long.runs;
+    notes.push(
+      `long streams: CPU µs/chunk is the process's CPU over the whole run (admission, accounting and the access log included) per chunk relayed; steady is the same from the moment every stream has its first byte to the moment the first one ends (relaying only). × floor: the median over rounds of Atrium's figure over the floor's in the same round (goal ≤ 1.2 on both APIs). The upstream sends vLLM's chunks, with running usage in each when asked for (Atrium asks, to account a stream its client leaves; the floor does not), and names its loaded model, which Atrium replaces by the public id, so Atrium rewrites every chunk where the floor copies it.`,
+    );
     if (longOnly) return { title: 'Inference gateway: long streams', columns: LONG_COLUMNS, rows, notes, data };
     const warm = rssBytes(atrium.pid);
     const soakStart = performance.now();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { holds, indexOfBytes, joinBytes, lastIndexOfBytes } from '../src/wire/bytes.js';
-import { forEachEvent, SseBytes } from '../src/wire/sse-bytes.js';
+import { eventEnd, SseBytes } from '../src/wire/sse-bytes.js';
 
 const b = (text: string) => Buffer.from(text);
 
@@ -66,10 +66,8 @@ describe('SseBytes', () => {
     expect(events.takeRest()).toBeUndefined();
   });
 
-  it('forEachEvent gives each event without its blank line', () => {
-    const seen: string[] = [];
+  it('eventEnd finds where each event ends, then -1', () => {
     const bytes = b('a\n\nbc\n\n');
-    forEachEvent(bytes, (start, end) => seen.push(bytes.toString('utf8', start, end)));
-    expect(seen).toEqual(['a', 'bc']);
+    expect([eventEnd(bytes, 0), eventEnd(bytes, 3), eventEnd(bytes, 7)]).toEqual([1, 5, -1]);
   });
 });

@@ -1,5 +1,6 @@
 import { holds, indexOfBytes, joinBytes } from '../wire/bytes.js';
 import { ChatStreamTranslator, type StreamOutput } from '../wire/sse-events.js';
+import { isNull, KeptUsage, USAGE_KEY, usageKeyAt, valueEnd } from '../wire/usage-bytes.js';
 import { anthropicErrorEvent } from './errors.js';
 import { type AnthropicUsage, newMessageId, stopReasonOf, THINKING_SIGNATURE } from './from-openai.js';
 
@@ -22,8 +23,6 @@ const MESSAGE_STOP = 'event: message_stop\ndata: {"type":"message_stop"}\n\n';
 const CONTENT_ONLY = Buffer.from('"choices":[{"index":0,"delta":{"content":"');
 const LOGPROBS_NULL = Buffer.from(',"logprobs":null');
 const UNFINISHED_CHOICE = Buffer.from(',"finish_reason":null}]');
-const USAGE_KEY = Buffer.from('"usage":');
-const NULL = Buffer.from('null');
 const TEXT_DELTA_END = Buffer.from('}}\n\n');
 
 /** The index just past the closing quote of the JSON string whose contents start at `from`; -1 if unterminated. */
@@ -34,23 +33,6 @@ function stringLiteralEnd(bytes: Buffer, from: number, end: number): number {
     else if (c === 34) return i + 1;
   }
   return -1;
-}
-
-const PROMPT_TOKENS = Buffer.from('"prompt_tokens":');
-const COMPLETION_TOKENS = Buffer.from('"completion_tokens":');
-const CACHED_TOKENS = Buffer.from('"cached_tokens":');
-
-/** The non-negative integer after `key` in `bytes` from `from` to `end`; 0 when the key is absent. */
-function integerAfter(bytes: Buffer, key: Buffer, from: number, end: number): number {
-  const at = indexOfBytes(bytes, key, from, end);
-  if (at === -1) return 0;
-  let value = 0;
-  for (let i = at + key.length; i < end; i++) {
-    const c = bytes[i] as number;
-    if (c < 48 || c > 57) break;
-    value = value * 10 + (c - 48);
-  }
-  return value;
 }
 
 const blockDelta = (index: number, delta: string) =>
@@ -84,6 +66,9 @@ export class AnthropicStream extends ChatStreamTranslator {
   private finishReason: unknown = null;
   private matchedStop: unknown = null;
   private hasUsage = false;
+  /** Usage from the unparsed path, parsed when read. */
+  private readonly keptUsage = new KeptUsage();
+  private usageKept = false;
   private promptTokens = 0;
   private completionTokens = 0;
   private cachedTokens = 0;
@@ -98,11 +83,13 @@ export class AnthropicStream extends ChatStreamTranslator {
 
   /** Whether the upstream has reported usage yet. */
   get usageReported(): boolean {
+    this.takeKeptUsage();
     return this.hasUsage;
   }
 
   /** The latest usage the upstream reported (running totals), for accounting even when the client left early. */
   get usage(): AnthropicUsage {
+    this.takeKeptUsage();
     return {
       input_tokens: (this.hasUsage ? this.promptTokens : this.options.estimatedInputTokens) - this.cachedTokens,
       output_tokens: this.completionTokens,
@@ -135,7 +122,19 @@ export class AnthropicStream extends ChatStreamTranslator {
     return `event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message })}\n\n`;
   }
 
+  private takeKeptUsage(): void {
+    if (!this.usageKept) return;
+    this.usageKept = false;
+    try {
+      const usage: unknown = JSON.parse(this.keptUsage.text ?? 'null');
+      if (isObject(usage)) this.takeUsage(usage);
+    } catch {
+      // A usage object the upstream broke: the previous totals stand.
+    }
+  }
+
   private takeUsage(usage: Json): void {
+    this.usageKept = false;
     this.hasUsage = true;
     this.promptTokens = typeof usage.prompt_tokens === 'number' ? usage.prompt_tokens : 0;
     this.completionTokens = typeof usage.completion_tokens === 'number' ? usage.completion_tokens : 0;
@@ -156,12 +155,12 @@ export class AnthropicStream extends ChatStreamTranslator {
     if (literalEnd === -1 || bytes[literalEnd] !== 125) return undefined;
     const choiceEnd = literalEnd + 1 + (holds(bytes, LOGPROBS_NULL, literalEnd + 1) ? LOGPROBS_NULL.length : 0);
     if (!holds(bytes, UNFINISHED_CHOICE, choiceEnd)) return undefined;
-    const usageAt = indexOfBytes(bytes, USAGE_KEY, choiceEnd, end);
-    if (usageAt !== -1 && !holds(bytes, NULL, usageAt + USAGE_KEY.length)) {
-      this.hasUsage = true;
-      this.promptTokens = integerAfter(bytes, PROMPT_TOKENS, usageAt, end);
-      this.completionTokens = integerAfter(bytes, COMPLETION_TOKENS, usageAt, end);
-      this.cachedTokens = integerAfter(bytes, CACHED_TOKENS, usageAt, end);
+    const usageAt = usageKeyAt(bytes, choiceEnd, end);
+    const valueStart = usageAt + USAGE_KEY.length;
+    const valueStop = usageAt === -1 ? -1 : valueEnd(bytes, valueStart, end);
+    if (valueStop !== -1 && !isNull(bytes, valueStart)) {
+      this.keptUsage.keep(bytes, valueStart, valueStop);
+      this.usageKept = true;
     }
     if (literalEnd === literalStart + 2) return '';
     const opening = this.open === 'text' ? '' : this.startBlock('text', '{"type":"text","text":""}');

@@ -43,12 +43,5 @@ export class SseBytes {
   }
 }
 
-/** Calls `each` with the start and end (before its blank line) of every event in `complete`'s bytes. */
-export function forEachEvent(complete: Buffer, each: (start: number, end: number) => void): void {
-  for (let start = 0; start < complete.length; ) {
-    const end = indexOfBytes(complete, EVENT_END, start);
-    if (end === -1) return;
-    each(start, end);
-    start = end + EVENT_END.length;
-  }
-}
+/** The end of the event starting at `from` in complete events' bytes (where its blank line is); -1 past the last. */
+export const eventEnd = (complete: Buffer, from: number): number => indexOfBytes(complete, EVENT_END, from);

@@ -1,5 +1,5 @@
 import { holds, indexOfBytes, joinBytes } from './bytes.js';
-import { forEachEvent, SseBytes } from './sse-bytes.js';
+import { EVENT_END, eventEnd, SseBytes } from './sse-bytes.js';
 
 const DATA = Buffer.from('data:');
 const LINE_DATA = Buffer.from('\ndata:');
@@ -51,7 +51,6 @@ const isObject = (value: unknown): value is Json =>
  */
 export abstract class ChatStreamTranslator {
   private readonly events = new SseBytes();
-  private pieces: StreamOutput[] = [];
   /** Set once the translation has written its last event; nothing is written after it. */
   protected done = false;
 
@@ -74,13 +73,17 @@ export abstract class ChatStreamTranslator {
   push(chunk: Buffer): StreamOutput {
     const complete = this.events.complete(chunk);
     if (complete === undefined) return '';
-    forEachEvent(complete, (start, end) => {
-      const out = this.event(complete, start, end);
-      if (out.length > 0) this.pieces.push(out);
-    });
-    const pieces = this.pieces;
-    this.pieces = [];
-    return pieces.length === 0 ? '' : joined(pieces);
+    let out: StreamOutput = '';
+    let pieces: StreamOutput[] | undefined;
+    for (let start = 0, end = eventEnd(complete, 0); end !== -1; end = eventEnd(complete, start)) {
+      const piece = this.event(complete, start, end);
+      start = end + EVENT_END.length;
+      if (piece.length === 0) continue;
+      if (out.length === 0) out = piece;
+      else if (pieces === undefined) pieces = [out, piece];
+      else pieces.push(piece);
+    }
+    return pieces === undefined ? out : joined(pieces);
   }
 
   /** What to write when the upstream body has ended: an unterminated last event, or a failure if the stream never finished. */

@@ -1,30 +1,13 @@
 import { holds, indexOfBytes } from './bytes.js';
-import { EVENT_END, forEachEvent, SseBytes } from './sse-bytes.js';
+import { EVENT_END, eventEnd, SseBytes } from './sse-bytes.js';
 import type { UsageRequest } from './upstream-request.js';
+import { isBlank, isNull, KeptUsage, USAGE_KEY, usageKeyAt, valueEnd } from './usage-bytes.js';
 
-const USAGE_KEY = Buffer.from('"usage":');
 const FINAL_USAGE_MARK = Buffer.from('"choices":[]');
 const CHOICES_KEY = Buffer.from('"choices":[');
 const MODEL_KEY = Buffer.from('"model":');
-const NULL = Buffer.from('null');
 const NOTHING = Buffer.alloc(0);
-const [SPACE, TAB, LF, CR, QUOTE, BACKSLASH, COMMA, OPEN, CLOSE, CLOSE_ARRAY] = [
-  32, 9, 10, 13, 34, 92, 44, 123, 125, 93,
-];
-
-const isBlank = (byte: number | undefined) => byte === SPACE || byte === TAB || byte === LF || byte === CR;
-
-/** The end (exclusive) of the JSON value at `start`: `null` or an object without strings holding braces; -1 if cut off. */
-function valueEnd(bytes: Buffer, start: number, limit: number): number {
-  if (holds(bytes, NULL, start)) return start + NULL.length;
-  let depth = 0;
-  for (let i = start; i < limit; i++) {
-    const c = bytes[i];
-    if (c === OPEN) depth++;
-    else if (c === CLOSE && --depth === 0) return i + 1;
-  }
-  return -1;
-}
+const [SPACE, QUOTE, BACKSLASH, COMMA, CLOSE_ARRAY] = [32, 34, 92, 44, 93];
 
 /** The index of the closing quote of the JSON string whose opening quote is at `start`; -1 if cut off. */
 function stringEnd(bytes: Buffer, start: number, limit: number): number {
@@ -34,26 +17,6 @@ function stringEnd(bytes: Buffer, start: number, limit: number): number {
     else if (c === QUOTE) return i;
   }
   return -1;
-}
-
-/**
- * Where the `"usage":` key of the event from `start` to `end` is; -1 if it has none. vLLM sends usage as a
- * chunk's last member, so that place is looked at first, from the end.
- */
-function usageKeyAt(bytes: Buffer, start: number, end: number): number {
-  let i = end - 1;
-  while (isBlank(bytes[i])) i--;
-  if (bytes[i--] === CLOSE) {
-    while (isBlank(bytes[i])) i--;
-    if (bytes[i] === CLOSE)
-      for (let depth = 0; i > start; i--) {
-        if (bytes[i] === CLOSE) depth++;
-        else if (bytes[i] === OPEN && --depth === 0) break;
-      }
-    while (isBlank(bytes[i - 1])) i--;
-    if (holds(bytes, USAGE_KEY, i - USAGE_KEY.length)) return i - USAGE_KEY.length;
-  }
-  return indexOfBytes(bytes, USAGE_KEY, start, end);
 }
 
 /**
@@ -84,8 +47,7 @@ interface Edit {
  */
 export class SseRelay {
   private readonly events = new SseBytes();
-  private usageBytes = Buffer.allocUnsafe(256);
-  private usageLength = 0;
+  private readonly kept = new KeptUsage();
   /** Where the event being edited continues after its `model` value. */
   private afterModel = 0;
   /** The public model id as it appears inside a JSON string. */
@@ -103,7 +65,10 @@ export class SseRelay {
   push(chunk: Buffer): Buffer {
     const complete = this.events.complete(chunk);
     if (complete === undefined) return NOTHING;
-    forEachEvent(complete, (start, end) => this.edit(complete, start, end));
+    for (let start = 0, end = eventEnd(complete, 0); end !== -1; end = eventEnd(complete, start)) {
+      this.edit(complete, start, end);
+      start = end + EVENT_END.length;
+    }
     if (this.edits.length === 0) return complete;
     let length = complete.length;
     for (const edit of this.edits) length += edit.replacement.length - (edit.end - edit.start);
@@ -158,7 +123,7 @@ export class SseRelay {
     const valueStart = key + USAGE_KEY.length;
     const valueStop = valueEnd(bytes, valueStart, end);
     if (valueStop === -1) return undefined;
-    if (!holds(bytes, NULL, valueStart)) this.keepUsage(bytes, valueStart, valueStop);
+    if (!isNull(bytes, valueStart)) this.kept.keep(bytes, valueStart, valueStop);
     if (hasNoChoices(bytes, start, choicesFrom, end))
       return this.usage.final ? undefined : { start, end: end + EVENT_END.length, replacement: NOTHING };
     if (this.usage.continuous) return undefined;
@@ -170,15 +135,8 @@ export class SseRelay {
     return { start: key, end: bytes[after] === COMMA ? after + 1 : valueStop, replacement: NOTHING };
   }
 
-  /** Copies the usage value's bytes: decoded only when accounting reads them, once. */
-  private keepUsage(bytes: Buffer, start: number, end: number): void {
-    if (end - start > this.usageBytes.length) this.usageBytes = Buffer.allocUnsafe(2 * (end - start));
-    for (let i = start; i < end; i++) this.usageBytes[i - start] = bytes[i] as number;
-    this.usageLength = end - start;
-  }
-
   /** The raw JSON of the latest usage object seen, for accounting after the stream ends or is abandoned. */
   get lastUsage(): string | undefined {
-    return this.usageLength === 0 ? undefined : this.usageBytes.toString('utf8', 0, this.usageLength);
+    return this.kept.text;
   }
 }
