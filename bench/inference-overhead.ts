@@ -584,7 +584,7 @@ export default async function inferenceOverhead(args: string[]): Promise<BenchRe
     }
 
     const [direct, atriumTarget, floorTarget] = targets as [Target, Target, Target];
-    const long = await longStreamRows(direct, atriumTarget, floorTarget, upstream.url, rounds);
+    const long = await longStreamRows(direct, atriumTarget, floorTarget, upstream.url, quick ? 1 : 5);
     rows.push(...long.rows);
     data.longStreams = long.runs;
     notes.push(
