@@ -48,7 +48,7 @@ interface Edit {
 export class SseRelay {
   private readonly events = new SseBytes();
   private readonly kept = new KeptUsage();
-  /** Where the event being edited continues after its `model` value. */
+  /** Where the event being edited continues after its `model` value (its start when it has none). */
   private afterModel = 0;
   /** The public model id as it appears inside a JSON string. */
   private readonly model: Buffer;
@@ -92,8 +92,9 @@ export class SseRelay {
 
   /** Records the edits of the event from `start` to `end` (its blank line follows), in order. */
   private edit(bytes: Buffer, start: number, end: number): void {
+    this.afterModel = start;
     const model = this.modelEdit(bytes, start, end);
-    const usage = this.usageEdit(bytes, start, end, model === undefined ? start : this.afterModel);
+    const usage = this.usageEdit(bytes, start, end, this.afterModel);
     if (usage?.end === end + EVENT_END.length) this.edits.push(usage);
     else if (model && usage) this.edits.push(...(model.start < usage.start ? [model, usage] : [usage, model]));
     else if (model || usage) this.edits.push((model ?? usage) as Edit);
