@@ -37,18 +37,20 @@ function upstreamStream(tokens: number): string {
   return `${out}data: ${head}[],${usage(tokens)}}\n\ndata: [DONE]\n\n`;
 }
 
+/** The stream as the socket hands it over: 16 KiB pieces of bytes. */
 const pieces = (text: string) => {
-  const out: string[] = [];
-  for (let i = 0; i < text.length; i += PIECE) out.push(text.slice(i, i + PIECE));
+  const bytes = Buffer.from(text);
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += PIECE) out.push(bytes.subarray(i, i + PIECE));
   return out;
 };
 
-type Translator = { push(text: string): string; readonly incomplete: string };
+type Translator = { push(chunk: Buffer): string | Buffer; readonly incomplete: string | Buffer };
 const relay = (): Translator => new SseRelay({ final: false, continuous: false }, MODEL);
 const anthropic = (): Translator =>
   new AnthropicStream({ model: MODEL, stopSequences: undefined, estimatedInputTokens: 12 });
 
-function timeStream(make: () => Translator, input: readonly string[]): number {
+function timeStream(make: () => Translator, input: readonly Buffer[]): number {
   const started = process.hrtime.bigint();
   const translator = make();
   let bytes = 0;
@@ -71,12 +73,12 @@ function cpuMedians(tokens: number, rounds: number) {
 function retainedAfter(chunks: number): number {
   setFlagsFromString('--expose-gc');
   const gc = runInNewContext('gc') as () => void;
-  const chunk = pieces(upstreamStream(100)).join('').split('\n\n')[5] as string;
+  const chunk = Buffer.from(`${upstreamStream(100).split('\n\n')[5]}\n\n`);
   const translator = anthropic();
-  translator.push(upstreamStream(0).split('\n\n')[0] as string);
+  translator.push(Buffer.from(`${upstreamStream(0).split('\n\n')[0]}\n\n`));
   gc();
   const before = process.memoryUsage().heapUsed;
-  for (let i = 0; i < chunks; i++) translator.push(`${chunk}\n\n`);
+  for (let i = 0; i < chunks; i++) translator.push(chunk);
   gc();
   const retained = process.memoryUsage().heapUsed - before;
   if (translator.incomplete === undefined) throw new Error('unreachable');
