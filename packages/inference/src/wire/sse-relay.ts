@@ -30,6 +30,17 @@ function hasNoChoices(bytes: Buffer, start: number, from: number, end: number): 
   return indexOfBytes(bytes, FINAL_USAGE_MARK, start, end) !== -1;
 }
 
+/** Where the chunk's `model` string value is, between its quotes; undefined when it has none. */
+function modelValue(bytes: Buffer, start: number, end: number): { start: number; end: number } | undefined {
+  const key = indexOfBytes(bytes, MODEL_KEY, start, end);
+  if (key === -1) return undefined;
+  let quote = key + MODEL_KEY.length;
+  while (bytes[quote] === SPACE) quote++;
+  if (bytes[quote] !== QUOTE) return undefined;
+  const close = stringEnd(bytes, quote, end);
+  return close === -1 ? undefined : { start: quote + 1, end: close };
+}
+
 /** The bytes from `start` to `end` replaced. */
 interface Edit {
   start: number;
@@ -48,8 +59,6 @@ interface Edit {
 export class SseRelay {
   private readonly events = new SseBytes();
   private readonly kept = new KeptUsage();
-  /** Where the event being edited continues after its `model` value (its start when it has none). */
-  private afterModel = 0;
   /** The public model id as it appears inside a JSON string. */
   private readonly model: Buffer;
   private edits: Edit[] = [];
@@ -81,7 +90,7 @@ export class SseRelay {
       from = edit.end;
     }
     for (let i = from; i < complete.length; i++) out[at++] = complete[i] as number;
-    this.edits = [];
+    this.edits.length = 0;
     return out;
   }
 
@@ -92,26 +101,23 @@ export class SseRelay {
 
   /** Records the edits of the event from `start` to `end` (its blank line follows), in order. */
   private edit(bytes: Buffer, start: number, end: number): void {
-    this.afterModel = start;
-    const model = this.modelEdit(bytes, start, end);
-    const usage = this.usageEdit(bytes, start, end, this.afterModel);
-    if (usage?.end === end + EVENT_END.length) this.edits.push(usage);
-    else if (model && usage) this.edits.push(...(model.start < usage.start ? [model, usage] : [usage, model]));
-    else if (model || usage) this.edits.push((model ?? usage) as Edit);
+    const model = modelValue(bytes, start, end);
+    const usage = this.usageEdit(bytes, start, end, model === undefined ? start : model.end + 1);
+    if (usage?.end === end + EVENT_END.length) {
+      this.edits.push(usage);
+      return;
+    }
+    const rename = model && !this.namesPublicModel(bytes, model) ? { ...model, replacement: this.model } : undefined;
+    if (rename && usage && usage.start < rename.start) this.edits.push(usage, rename);
+    else {
+      if (rename) this.edits.push(rename);
+      if (usage) this.edits.push(usage);
+    }
   }
 
-  /** The chunk's `model` value replaced by the public id; none when it already says it. */
-  private modelEdit(bytes: Buffer, start: number, end: number): Edit | undefined {
-    const key = indexOfBytes(bytes, MODEL_KEY, start, end);
-    if (key === -1) return undefined;
-    let quote = key + MODEL_KEY.length;
-    while (bytes[quote] === SPACE) quote++;
-    if (bytes[quote] !== QUOTE) return undefined;
-    const close = stringEnd(bytes, quote, end);
-    if (close === -1) return undefined;
-    this.afterModel = close + 1;
-    if (close - quote - 1 === this.model.length && holds(bytes, this.model, quote + 1)) return undefined;
-    return { start: quote + 1, end: close, replacement: this.model };
+  /** Whether the model value from `start` to `end` already is the public id. */
+  private namesPublicModel(bytes: Buffer, { start, end }: { start: number; end: number }): boolean {
+    return end - start === this.model.length && holds(bytes, this.model, start);
   }
 
   /**

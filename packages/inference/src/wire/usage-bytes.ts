@@ -13,7 +13,7 @@ export const isNull = (bytes: Buffer, at: number) => holds(bytes, NULL, at);
 
 /** The end (exclusive) of the JSON value at `start`: `null` or an object without strings holding braces; -1 if cut off. */
 export function valueEnd(bytes: Buffer, start: number, limit: number): number {
-  if (holds(bytes, NULL, start)) return start + NULL.length;
+  if (isNull(bytes, start)) return start + NULL.length;
   let depth = 0;
   for (let i = start; i < limit; i++) {
     const c = bytes[i];
@@ -28,19 +28,24 @@ export function valueEnd(bytes: Buffer, start: number, limit: number): number {
  * chunk's last member, so that place is looked at first, from the end.
  */
 export function usageKeyAt(bytes: Buffer, start: number, end: number): number {
-  let i = end - 1;
-  while (isBlank(bytes[i])) i--;
-  if (bytes[i--] === CLOSE) {
-    while (isBlank(bytes[i])) i--;
-    if (bytes[i] === CLOSE)
-      for (let depth = 0; i > start; i--) {
-        if (bytes[i] === CLOSE) depth++;
-        else if (bytes[i] === OPEN && --depth === 0) break;
-      }
-    while (isBlank(bytes[i - 1])) i--;
-    if (holds(bytes, USAGE_KEY, i - USAGE_KEY.length)) return i - USAGE_KEY.length;
+  const chunkEnd = lastNonBlank(bytes, end - 1);
+  const usageEnd = lastNonBlank(bytes, chunkEnd - 1);
+  if (bytes[chunkEnd] === CLOSE && bytes[usageEnd] === CLOSE) {
+    let open = usageEnd;
+    for (let depth = 0; open > start; open--) {
+      if (bytes[open] === CLOSE) depth++;
+      else if (bytes[open] === OPEN && --depth === 0) break;
+    }
+    const key = lastNonBlank(bytes, open - 1) + 1 - USAGE_KEY.length;
+    if (holds(bytes, USAGE_KEY, key)) return key;
   }
   return indexOfBytes(bytes, USAGE_KEY, start, end);
+}
+
+/** The index of the last non-blank byte at or before `at`. */
+function lastNonBlank(bytes: Buffer, at: number): number {
+  while (isBlank(bytes[at])) at--;
+  return at;
 }
 
 /**
